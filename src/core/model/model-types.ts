@@ -57,8 +57,17 @@ export interface ModelCallOptions {
   readonly signal?: AbortSignal;
   readonly onTextDelta?: (text: string) => void;
   /** Told about every retry and fallback so the loop can emit events and trace them. */
-  readonly onRetry?: (info: { readonly model: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }) => void;
-  readonly onFallback?: (info: { readonly from: string; readonly to: string; readonly reason: string }) => void;
+  readonly onRetry?: (info: {
+    readonly model: string;
+    readonly attempt: number;
+    readonly delayMs: number;
+    readonly reason: string;
+  }) => void;
+  readonly onFallback?: (info: {
+    readonly from: string;
+    readonly to: string;
+    readonly reason: string;
+  }) => void;
 }
 
 /** The seam between the loop and any model: the openai adapter and test fakes implement it. */

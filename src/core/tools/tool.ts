@@ -55,7 +55,10 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   /** Where the output comes from, named in the untrusted-content fence. */
   readonly source?: string;
   /** Tells the approval gate what a call would do (the command for shell tools, paths for writes). */
-  describeAction?(input: z.infer<Schema>, context: ToolContext): { readonly command?: string; readonly paths?: readonly string[] };
+  describeAction?(
+    input: z.infer<Schema>,
+    context: ToolContext,
+  ): { readonly command?: string; readonly paths?: readonly string[] };
   execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
 }
 

@@ -9,7 +9,11 @@ describe("tool results", () => {
       next_actions: ["list_dir ."],
     });
     expect(result.ok).toBe(false);
-    expect(result.error).toEqual({ error_type: "FILE_NOT_FOUND", message: "no such file: a.ts", recoverable: true });
+    expect(result.error).toEqual({
+      error_type: "FILE_NOT_FOUND",
+      message: "no such file: a.ts",
+      recoverable: true,
+    });
     expect(result.next_actions).toEqual(["list_dir ."]);
   });
   it("an ok result has no error", () => {

@@ -1,0 +1,125 @@
+import type { TokenUsage } from "../model/model-types.js";
+import type { ToolResult } from "../tools/tool-result.js";
+
+export type LoopState = "idle" | "thinking" | "executing_tool" | "observing" | "finished" | "error";
+
+export type ExitReason =
+  | "final_answer"
+  | "max_turns"
+  | "loop_detected"
+  | "budget_exhausted"
+  | "timeout"
+  | "cancelled"
+  | "model_error"
+  | "error";
+
+/** Events of the loop, noun-verb names, a discriminated union that doors subscribe to. */
+export type LoopEvent =
+  | {
+      readonly type: "state-changed";
+      readonly from: LoopState;
+      readonly to: LoopState;
+      readonly turn: number;
+    }
+  | { readonly type: "turn-start"; readonly turn: number }
+  | {
+      readonly type: "model-call-start";
+      readonly turn: number;
+      readonly model: string;
+      readonly messageCount: number;
+      readonly promptTokensEstimate: number;
+    }
+  | { readonly type: "text-delta"; readonly turn: number; readonly text: string }
+  | {
+      readonly type: "model-call-end";
+      readonly turn: number;
+      readonly model: string;
+      readonly usage: TokenUsage;
+      readonly costUsd: number;
+      readonly durationMs: number;
+      readonly toolCallCount: number;
+      readonly text: string | null;
+    }
+  | {
+      readonly type: "model-retry";
+      readonly turn: number;
+      readonly model: string;
+      readonly attempt: number;
+      readonly delayMs: number;
+      readonly reason: string;
+    }
+  | {
+      readonly type: "model-fallback";
+      readonly turn: number;
+      readonly from: string;
+      readonly to: string;
+      readonly reason: string;
+    }
+  | {
+      readonly type: "tool-call-start";
+      readonly turn: number;
+      readonly callId: string;
+      readonly name: string;
+      readonly arguments: string;
+    }
+  | {
+      readonly type: "tool-call-end";
+      readonly turn: number;
+      readonly callId: string;
+      readonly name: string;
+      readonly result: ToolResult;
+      readonly durationMs: number;
+    }
+  | {
+      readonly type: "tool-call-refused";
+      readonly turn: number;
+      readonly callId: string;
+      readonly name: string;
+      readonly reason: string;
+    }
+  | {
+      readonly type: "usage-updated";
+      readonly turn: number;
+      readonly totalTokens: number;
+      readonly promptTokens: number;
+      readonly completionTokens: number;
+      readonly costUsd: number;
+    }
+  | { readonly type: "loop-detected"; readonly turn: number; readonly description: string }
+  | {
+      readonly type: "context-warning";
+      readonly turn: number;
+      readonly usedTokens: number;
+      readonly windowTokens: number;
+    }
+  | {
+      readonly type: "context-pruned";
+      readonly turn: number;
+      readonly prunedCount: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+    }
+  | {
+      readonly type: "context-compacted";
+      readonly turn: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+      readonly summaryTokens: number;
+    }
+  | { readonly type: "subagent-start"; readonly turn: number; readonly name: string; readonly goal: string }
+  | {
+      readonly type: "subagent-end";
+      readonly turn: number;
+      readonly name: string;
+      readonly exitReason: ExitReason;
+      readonly costUsd: number;
+    }
+  | {
+      readonly type: "run-finished";
+      readonly turn: number;
+      readonly exitReason: ExitReason;
+      readonly finalAnswer: string | null;
+    };
+
+export type LoopEventType = LoopEvent["type"];
+export type LoopEventListener = (event: LoopEvent) => void;
