@@ -1,4 +1,4 @@
-import type { TokenUsage } from "../model/model-types.js";
+import type { ToolCall, TokenUsage } from "../model/model-types.js";
 import type { ToolResult } from "../tools/tool-result.js";
 
 export type LoopState = "idle" | "thinking" | "executing_tool" | "observing" | "finished" | "error";
@@ -37,7 +37,8 @@ export type LoopEvent =
       readonly usage: TokenUsage;
       readonly costUsd: number;
       readonly durationMs: number;
-      readonly toolCallCount: number;
+      readonly toolCalls: readonly ToolCall[];
+      readonly finishReason: string;
       readonly text: string | null;
     }
   | {

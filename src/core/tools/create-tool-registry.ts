@@ -1,0 +1,271 @@
+import type { z } from "zod";
+import type { ToolCall, ToolDefinition } from "../model/model-types.js";
+import type { ApprovalGate } from "./approval-gate.js";
+import type { ContentSafety } from "./content-safety.js";
+import { renderResultBody, renderStatusLine } from "./render-tool-result.js";
+import type { Tool, ToolContext } from "./tool.js";
+import { errorResult, type ToolResult } from "./tool-result.js";
+import { runWithTimeout } from "./run-with-timeout.js";
+import { toolInputJsonSchema } from "./tool-input-json-schema.js";
+
+/** Runs after a tool, before tracing; may replace the result (operator hooks, pinned facts). */
+export type AfterToolHook = (event: {
+  readonly call: ToolCall;
+  readonly tool: Tool;
+  readonly input: unknown;
+  readonly result: ToolResult;
+}) => Promise<ToolResult | void> | ToolResult | void;
+
+export interface ToolRegistryOptions {
+  readonly tools: readonly Tool[];
+  readonly approvalGate: ApprovalGate;
+  readonly safety: ContentSafety;
+  /** Tools the model may call. A tool outside this set is refused at invoke, not only hidden. */
+  readonly isAllowed: (tool: Tool) => boolean;
+  readonly defaultTimeoutMs?: number;
+  readonly maxOutputChars?: number;
+  readonly afterToolHooks?: readonly AfterToolHook[];
+}
+
+/** Everything the loop needs about one invocation: the typed result and what the model reads. */
+export interface ToolInvocation {
+  readonly call: ToolCall;
+  readonly toolName: string;
+  /** Parsed and validated input, or undefined when validation failed. */
+  readonly input: unknown;
+  readonly result: ToolResult;
+  /** The tool message content: status line by the harness plus the fenced body. */
+  readonly rendered: string;
+  readonly refused: boolean;
+  readonly durationMs: number;
+}
+
+export interface ToolRegistry {
+  /** The JSON Schemas shown to the model, generated from the same zod schemas used to validate. */
+  definitions(): ToolDefinition[];
+  has(name: string): boolean;
+  get(name: string): Tool | undefined;
+  invoke(call: ToolCall, context: ToolContext): Promise<ToolInvocation>;
+  /** Runs a batch: consecutive read-only calls run concurrently, everything else in order. */
+  invokeBatch(
+    calls: readonly ToolCall[],
+    context: ToolContext,
+    onStart?: (call: ToolCall) => void,
+  ): Promise<ToolInvocation[]>;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
+const RAW_ARGUMENTS_QUOTE_LIMIT = 500;
+
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const byName = new Map<string, Tool>();
+  for (const tool of options.tools) {
+    if (byName.has(tool.name))
+      throw new Error(`Two tools are named "${tool.name}"; tool names must be unique.`);
+    byName.set(tool.name, tool);
+  }
+  const definitions: ToolDefinition[] = [...byName.values()].filter(options.isAllowed).map((tool) => ({
+    type: "function",
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.jsonSchema ?? toolInputJsonSchema(tool.inputSchema),
+    },
+  }));
+
+  async function decide(
+    call: ToolCall,
+    context: ToolContext,
+  ): Promise<{ tool?: Tool; input?: unknown; result?: ToolResult; refused: boolean }> {
+    const name = call.function.name;
+    const tool = byName.get(name);
+    const visible = definitions.map((definition) => definition.function.name);
+    if (!tool) {
+      return {
+        refused: false,
+        result: errorResult("TOOL_NOT_FOUND", {
+          message: `There is no tool named "${name}".`,
+          recovery_hint: `Call one of the available tools: ${visible.join(", ")}.`,
+          next_actions: visible.slice(0, 5),
+        }),
+      };
+    }
+    if (!options.isAllowed(tool)) {
+      return {
+        tool,
+        refused: true,
+        result: errorResult("PERMISSION_DENIED", {
+          status: "refused",
+          message: `The tool "${name}" is not available in this session (mode or allowed-tools list).`,
+          recovery_hint: `Use only the tools you were given: ${visible.join(", ")}.`,
+          next_actions: visible.slice(0, 5),
+        }),
+      };
+    }
+    const parsed = parseArguments(call.function.arguments);
+    if (!parsed.success) {
+      return {
+        tool,
+        refused: false,
+        result: errorResult("INVALID_ARGUMENTS", {
+          message: `The arguments are not valid JSON (${parsed.error}). Received: ${quote(call.function.arguments)}`,
+          recovery_hint: `Send the arguments of ${name} as one JSON object matching its schema.`,
+          next_actions: [`call ${name} again with a JSON object`],
+        }),
+      };
+    }
+    const validated = tool.inputSchema.safeParse(parsed.value);
+    if (!validated.success) {
+      return {
+        tool,
+        refused: false,
+        result: errorResult("INVALID_ARGUMENTS", {
+          message: `The arguments do not match the schema of ${name}: ${formatIssues(validated.error)}`,
+          recovery_hint: `Check the field names and types in the schema of ${name} and call it again.`,
+          next_actions: [`call ${name} again with corrected arguments`],
+        }),
+      };
+    }
+    const input: unknown = validated.data;
+    const action = tool.describeAction?.(input, context) ?? {};
+    const decision = await options.approvalGate.decide({
+      toolName: tool.name,
+      kind: tool.kind,
+      ...(action.command === undefined ? {} : { command: action.command }),
+      ...(action.paths === undefined ? {} : { paths: action.paths }),
+      ...(tool.source?.startsWith("mcp:") ? { isMcp: true, isReadOnlySource: tool.kind === "read" } : {}),
+    });
+    if (!decision.allowed) {
+      return {
+        tool,
+        input,
+        refused: true,
+        result: errorResult(tool.kind === "exec" ? "COMMAND_BLOCKED" : "PERMISSION_DENIED", {
+          status: "refused",
+          message: `Refused by the approval policy: ${decision.reason}`,
+          recovery_hint:
+            decision.suggestion ??
+            "Choose an action the policy allows, or explain in your answer what a person should run.",
+          next_actions: [
+            "use a read-only tool instead",
+            "finish with an answer that explains what is needed",
+          ],
+          ...(decision.details ? { metadata: { policy: decision.details } } : {}),
+        }),
+      };
+    }
+    return { tool, input, refused: false };
+  }
+
+  async function invoke(call: ToolCall, context: ToolContext): Promise<ToolInvocation> {
+    const startedAt = performance.now();
+    const decided = await decide(call, context);
+    let result = decided.result;
+    const tool = decided.tool;
+    if (!result && tool) {
+      const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+      result = await runWithTimeout(tool, decided.input, context, timeoutMs);
+      for (const hook of options.afterToolHooks ?? []) {
+        result = (await hook({ call, tool, input: decided.input, result })) ?? result;
+      }
+    }
+    const finalResult =
+      result ??
+      errorResult("INTERNAL_ERROR", { message: "No result.", recovery_hint: "Try again.", next_actions: [] });
+    const safeResult = await makeSafe(finalResult, call.function.name, options, context);
+    return {
+      call,
+      toolName: call.function.name,
+      input: decided.input,
+      result: safeResult.result,
+      rendered: safeResult.rendered,
+      refused: decided.refused,
+      durationMs: performance.now() - startedAt,
+    };
+  }
+
+  async function invokeBatch(
+    calls: readonly ToolCall[],
+    context: ToolContext,
+    onStart?: (call: ToolCall) => void,
+  ): Promise<ToolInvocation[]> {
+    const results: ToolInvocation[] = [];
+    let index = 0;
+    while (index < calls.length) {
+      const group: ToolCall[] = [];
+      while (index < calls.length && isReadCall(calls[index]!)) group.push(calls[index++]!);
+      if (group.length === 0) group.push(calls[index++]!);
+      for (const call of group) onStart?.(call);
+      results.push(...(await Promise.all(group.map((call) => invoke(call, context)))));
+    }
+    return results;
+  }
+
+  function isReadCall(call: ToolCall): boolean {
+    const tool = byName.get(call.function.name);
+    return tool !== undefined && tool.kind === "read" && options.isAllowed(tool);
+  }
+
+  return {
+    definitions: () => definitions,
+    has: (name) => byName.has(name),
+    get: (name) => byName.get(name),
+    invoke,
+    invokeBatch,
+  };
+}
+
+/** Hygiene, then redaction of every text field, then fencing of the body. Redaction runs before the cut. */
+async function makeSafe(
+  result: ToolResult,
+  toolName: string,
+  options: ToolRegistryOptions,
+  context: ToolContext,
+): Promise<{ result: ToolResult; rendered: string }> {
+  const { safety } = options;
+  const redactedOutput = safety.redact(result.output);
+  const cleaned = await safety.clean(redactedOutput, {
+    label: `${toolName}-${context.runId}`,
+    maxChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+  });
+  const artifacts = cleaned.fullOutputPath ? [...result.artifacts, cleaned.fullOutputPath] : result.artifacts;
+  const safeResult: ToolResult = {
+    ...result,
+    output: cleaned.text,
+    summary: safety.redact(result.summary),
+    artifacts: artifacts.map((artifact) => safety.redact(artifact)),
+    next_actions: result.next_actions.map((action) => safety.redact(action)),
+    ...(result.error ? { error: { ...result.error, message: safety.redact(result.error.message) } } : {}),
+    ...(result.recovery_hint === undefined ? {} : { recovery_hint: safety.redact(result.recovery_hint) }),
+  };
+  const source = options.tools.find((tool) => tool.name === toolName)?.source ?? `tool:${toolName}`;
+  const rendered = `${renderStatusLine(toolName, safeResult)}\n${safety.fence(renderResultBody(safeResult), source)}`;
+  return { result: safeResult, rendered };
+}
+
+function parseArguments(raw: string): { success: true; value: unknown } | { success: false; error: string } {
+  const text = raw.trim() === "" ? "{}" : raw;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      return { success: false, error: "expected a JSON object" };
+    return { success: true, value };
+  } catch (error) {
+    return { success: false, error: error instanceof SyntaxError ? error.message : "unparseable" };
+  }
+}
+
+function quote(raw: string): string {
+  const cut =
+    raw.length > RAW_ARGUMENTS_QUOTE_LIMIT
+      ? `${raw.slice(0, RAW_ARGUMENTS_QUOTE_LIMIT)}… (${raw.length} characters)`
+      : raw;
+  return JSON.stringify(cut);
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`)
+    .join("; ");
+}
