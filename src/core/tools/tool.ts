@@ -11,6 +11,8 @@ export interface CommandRunner {
 
 export interface CommandRunOptions {
   readonly cwd: string;
+  /** The whole checkout, writable inside the sandbox even when `cwd` is a sub-folder. */
+  readonly workspaceRoot?: string;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   /** Network is off unless a setup phase asks for it. */

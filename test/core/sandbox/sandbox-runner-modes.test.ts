@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { createServer, type Server } from "node:net";
+import { createSandboxRunner } from "../../../src/core/sandbox/create-sandbox-runner.js";
+import { detectSandbox } from "../../../src/core/sandbox/detect-sandbox.js";
+import { SandboxError } from "../../../src/core/sandbox/sandbox-error.js";
+import { runSetupCommands } from "../../../src/core/sandbox/run-setup-commands.js";
+import { describeWithBwrap, makeTempDirectory, removeDirectory } from "./sandbox-test-helpers.js";
+
+let workspace: string;
+beforeEach(async () => {
+  workspace = await makeTempDirectory("agentforge-modes-");
+});
+afterEach(async () => {
+  await removeDirectory(workspace);
+});
+
+async function listen(): Promise<{ server: Server; port: number }> {
+  const server = createServer((socket) => socket.end("reached\n"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return { server, port: typeof address === "object" && address !== null ? address.port : 0 };
+}
+
+describe("when bubblewrap cannot run", () => {
+  it("detectSandbox says why and how to fix it, and the runner refuses commands", async () => {
+    const missing = "/nonexistent/bwrap";
+    const detection = await detectSandbox({ bwrapPath: missing });
+    expect(detection.available).toBe(false);
+    expect(detection.problem).toContain(missing);
+    expect(detection.fix).toMatch(/apt-get install -y bubblewrap/);
+    const runner = createSandboxRunner({ mode: "bwrap", bwrapPath: missing });
+    const refusal = runner.run("echo hi", { cwd: workspace, timeoutMs: 1000 });
+    await expect(refusal).rejects.toBeInstanceOf(SandboxError);
+    await expect(refusal).rejects.toMatchObject({ code: "SANDBOX_UNAVAILABLE" });
+  });
+
+  it("an unknown AGENTFORGE_SANDBOX value is refused at creation, not treated as none", () => {
+    expect(() => createSandboxRunner({ env: { AGENTFORGE_SANDBOX: "disabled" } })).toThrow(SandboxError);
+  });
+});
+
+describe("mode none (chosen explicitly)", () => {
+  it("still cleans the environment, gives a private HOME and kills leftover children", async () => {
+    const runner = createSandboxRunner({
+      env: { ...process.env, AGENTFORGE_SANDBOX: "none", AGENTFORGE_TEST_SECRET: "ghs_none_mode" },
+    });
+    expect(runner.sandboxKind).toBe("none");
+    const outcome = await runner.run("env; echo HOME=$HOME; sleep 100 & echo bg", {
+      cwd: workspace,
+      timeoutMs: 5000,
+    });
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.stdout).not.toContain("ghs_none_mode");
+    expect(outcome.stdout).toMatch(/HOME=\/\S*agentforge-sandbox-\S*\/home/);
+    const timeout = await runner.run("sleep 100", { cwd: workspace, timeoutMs: 300 });
+    expect(timeout.timedOut).toBe(true);
+  });
+
+  it("reaches a loopback server, which shows the bwrap test below could fail", async () => {
+    const { server, port } = await listen();
+    try {
+      const runner = createSandboxRunner({ mode: "none" });
+      const outcome = await runner.run(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`, {
+        cwd: workspace,
+        timeoutMs: 5000,
+      });
+      expect(outcome.stdout).toBe("reached\n");
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describeWithBwrap("the setup phase", () => {
+  it("runs setup commands with the network on and without secrets, stopping at the first failure", async () => {
+    const { server, port } = await listen();
+    try {
+      const runner = createSandboxRunner({
+        mode: "bwrap",
+        env: { ...process.env, GITHUB_TOKEN: "ghs_setup_secret" },
+      });
+      const result = await runSetupCommands(
+        [`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`, "env | grep -c ghs_setup_secret", "echo never"],
+        {
+          runner,
+          cwd: workspace,
+          timeoutMs: 5000,
+        },
+      );
+      expect(result.ok).toBe(false);
+      expect(result.results).toHaveLength(2);
+      expect(result.results[0]?.outcome.stdout).toBe("reached\n");
+      expect(result.results[1]?.outcome.stdout).toBe("0\n");
+      expect(result.failedCommand).toBe("env | grep -c ghs_setup_secret");
+      const agentPhase = await runner.run(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`, {
+        cwd: workspace,
+        timeoutMs: 5000,
+      });
+      expect(agentPhase.stdout).toBe("");
+      expect(agentPhase.exitCode).not.toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("refuses a cwd outside the workspace root", async () => {
+    const runner = createSandboxRunner({ mode: "bwrap", workspaceRoot: workspace });
+    await expect(runner.run("true", { cwd: "/", timeoutMs: 1000 })).rejects.toMatchObject({
+      code: "SANDBOX_BAD_OPTIONS",
+    });
+  });
+});
