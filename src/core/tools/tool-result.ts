@@ -24,6 +24,7 @@ export const TOOL_ERROR_TYPES = [
   "MCP_ERROR",
   "SUBAGENT_FAILED",
   "CANCELLED",
+  "INTERRUPTED",
   "INTERNAL_ERROR",
 ] as const;
 

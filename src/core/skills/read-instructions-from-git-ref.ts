@@ -1,0 +1,111 @@
+import { execFile } from "node:child_process";
+import { InstructionsError } from "./instructions-error.js";
+import { DEFAULT_INSTRUCTIONS_MAX_BYTES, withTruncationNote } from "./read-repository-instructions.js";
+
+/**
+ * AGENTS.md as it is at a git ref (the base branch of a pull request), read from the object
+ * database of a local clone: the checked-out files may be the PR head, which is not trusted to
+ * instruct the agent.
+ *
+ * This is the one place outside the sandbox folder that starts a process, and it is allowed for a
+ * narrow reason: it runs the host's git on objects only, with plumbing commands (rev-parse,
+ * ls-tree, cat-file). They touch no working-tree file and run no hooks, filters or textconv
+ * drivers, so content of the repository cannot make them execute anything. Arguments go through
+ * execFile (no shell), and the ref is checked so it cannot be read as an option.
+ */
+export interface GitRefInstructionsOptions {
+  readonly maxBytes?: number;
+  readonly timeoutMs?: number;
+}
+
+/** Larger AGENTS.md blobs are refused rather than loaded just to be cut. */
+const MAX_BLOB_BYTES = 4 * 1024 * 1024;
+
+type GitOutcome =
+  | { readonly ok: true; readonly stdout: Buffer }
+  | {
+      readonly ok: false;
+      readonly exitCode: number | undefined;
+      readonly reason: string;
+      readonly cause: Error;
+    };
+
+export async function readInstructionsFromGitRef(
+  repoDir: string,
+  ref: string,
+  options: GitRefInstructionsOptions = {},
+): Promise<string | null> {
+  const maxBytes = options.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // eslint-disable-next-line no-control-regex
+  if (ref.length === 0 || ref.length > 256 || ref.startsWith("-") || /[\s:\u0000-\u001f\u007f]/.test(ref)) {
+    throw new InstructionsError("INVALID_REF", `invalid git ref ${JSON.stringify(ref)}`);
+  }
+  const git = (args: readonly string[], maxBuffer = 64 * 1024): Promise<GitOutcome> =>
+    new Promise((resolve) => {
+      execFile(
+        "git",
+        ["-C", repoDir, ...args],
+        {
+          encoding: "buffer",
+          timeout: timeoutMs,
+          maxBuffer,
+          env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+        },
+        (error, stdout, stderr) => {
+          if (!error) {
+            resolve({ ok: true, stdout });
+            return;
+          }
+          const code: unknown = error.code;
+          const reason =
+            code === "ENOENT" ? "git is not installed" : stderr.toString("utf8").trim() || error.message;
+          resolve({ ok: false, exitCode: typeof code === "number" ? code : undefined, reason, cause: error });
+        },
+      );
+    });
+  const failed = (action: string, outcome: Extract<GitOutcome, { ok: false }>): InstructionsError =>
+    new InstructionsError(
+      "GIT_FAILED",
+      `git could not ${action} AGENTS.md at ${ref} in ${repoDir}: ${outcome.reason}`,
+      {
+        cause: outcome.cause,
+      },
+    );
+
+  const resolved = await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  if (!resolved.ok) {
+    // `rev-parse --verify --quiet` exits 1, silently, exactly when the ref names no commit.
+    if (resolved.exitCode === 1) {
+      throw new InstructionsError("INVALID_REF", `${ref} does not name a commit in ${repoDir}`, {
+        cause: resolved.cause,
+      });
+    }
+    throw failed("resolve", resolved);
+  }
+  const commit = resolved.stdout.toString("utf8").trim();
+
+  const listed = await git(["ls-tree", "-l", "-z", "--full-tree", commit, "--", "AGENTS.md"]);
+  if (!listed.ok) throw failed("list", listed);
+  const listing = listed.stdout.toString("utf8");
+  if (listing === "") return null;
+  // "<mode> <type> <object> <size>\t<path>\0", size right-aligned with spaces.
+  const [meta = ""] = listing.split("\t");
+  const [mode, type, object, size] = meta.trim().split(/\s+/);
+  if (type !== "blob" || mode === "120000" || object === undefined) {
+    throw new InstructionsError(
+      "NOT_A_FILE",
+      `AGENTS.md at ${ref} is not a regular file (mode ${mode ?? "?"})`,
+    );
+  }
+  const totalBytes = Number(size);
+  if (!Number.isFinite(totalBytes) || totalBytes > MAX_BLOB_BYTES) {
+    throw new InstructionsError(
+      "TOO_LARGE",
+      `AGENTS.md at ${ref} is ${size ?? "?"} bytes; the limit is ${MAX_BLOB_BYTES}`,
+    );
+  }
+  const read = await git(["cat-file", "blob", object], totalBytes + 1024);
+  if (!read.ok) throw failed("read", read);
+  return withTruncationNote(read.stdout, maxBytes, read.stdout.length);
+}
