@@ -31,6 +31,8 @@ export interface TokenUsage {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly totalTokens: number;
+  /** Prompt tokens the provider served from its cache (billed cheaper); part of promptTokens. */
+  readonly cachedPromptTokens?: number;
 }
 
 export interface ModelRequest {
@@ -50,6 +52,11 @@ export interface ModelResponse {
   /** The model that answered (after fallbacks). */
   readonly model: string;
   readonly costUsd: number;
+  /**
+   * False when costUsd is 0 because the model has no price in the table or the server reported
+   * no usage (the usage numbers are then 0 too: nothing is estimated).
+   */
+  readonly costKnown?: boolean;
   readonly attempts: number;
 }
 
