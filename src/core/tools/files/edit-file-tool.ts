@@ -1,0 +1,194 @@
+import path from "node:path";
+import { z } from "zod";
+import { defineTool } from "../tool.js";
+import { errorResult, okResult, type ToolResult } from "../tool-result.js";
+import { ensureParentDirectory } from "./ensure-parent-directory.js";
+import { findSimilarLines } from "./find-similar-lines.js";
+import { detectLineEnding, toCrlf, toLf } from "./line-endings.js";
+import { loadTextFile } from "./load-text-file.js";
+import { renderEditSnippet, type Replacement } from "./render-edit-snippet.js";
+import { resolveWorkspacePath, type WorkspacePath } from "./resolve-workspace-path.js";
+import { writeFileAtomically } from "./write-file-atomically.js";
+
+const MAX_LISTED_OCCURRENCES = 20;
+
+const editFileInput = z.object({
+  path: z.string().describe("File to edit, relative to the workspace root."),
+  old_string: z
+    .string()
+    .describe(
+      "Exact text to replace, copied from read_file output without line numbers, including indentation. Include enough surrounding lines to make it unique. Empty only to create a new file.",
+    ),
+  new_string: z.string().describe("Text to put in its place (same indentation style as the file)."),
+  replace_all: z
+    .boolean()
+    .nullish()
+    .describe("Replace every occurrence instead of requiring exactly one. Default false."),
+});
+
+export const editFileTool = defineTool({
+  name: "edit_file",
+  description:
+    "Replace an exact piece of text in a file. Read the file first and copy old_string exactly; it must occur once " +
+    "(or set replace_all). Line endings are kept (CRLF files can be edited with LF strings). Returns a diff of the change. " +
+    "With an empty old_string it creates a file that does not exist yet.",
+  kind: "write",
+  inputSchema: editFileInput,
+  describeAction(input, context) {
+    return { paths: [path.resolve(context.workspaceRoot, input.path)] };
+  },
+  async execute(input, context) {
+    const resolved = await resolveWorkspacePath(context.workspaceRoot, input.path, { forWrite: true });
+    if (!resolved.success) return resolved.error;
+    const target = resolved.value;
+    if (input.old_string === input.new_string) {
+      return noChange(target.relative, "old_string and new_string are identical");
+    }
+    const loaded = await loadTextFile(context.workspaceRoot, target);
+    if (!loaded.success) {
+      if (loaded.missing && input.old_string === "") return createFile(target, input.new_string);
+      return loaded.error;
+    }
+    const { text, mode } = loaded.value;
+    if (input.old_string === "") {
+      if (text === "")
+        return writeEdit(
+          target,
+          "",
+          input.new_string,
+          mode,
+          [{ oldIndex: 0, newIndex: 0 }],
+          "",
+          input.new_string,
+        );
+      return errorResult("INVALID_ARGUMENTS", {
+        message: `old_string is empty but ${target.relative} already has content`,
+        recovery_hint:
+          "Give the exact text to replace (read the file first), or use write_file to replace the whole file.",
+        next_actions: [`read_file ${target.relative}`],
+      });
+    }
+
+    // A CRLF or LF file is matched on LF-normalised text and written back with its own endings;
+    // a file with mixed endings is matched exactly, since normalising it would rewrite every line.
+    const lineEnding = detectLineEnding(text);
+    const normalise = lineEnding !== "mixed";
+    const haystack = normalise ? toLf(text) : text;
+    const needle = normalise ? toLf(input.old_string) : input.old_string;
+    const replacement = normalise ? toLf(input.new_string) : input.new_string;
+
+    const positions = findOccurrences(haystack, needle);
+    if (positions.length === 0) return noMatch(target.relative, haystack, needle);
+    if (positions.length > 1 && input.replace_all !== true)
+      return ambiguous(target.relative, haystack, positions);
+
+    const replacements: Replacement[] = [];
+    const pieces: string[] = [];
+    let cursor = 0;
+    const shift = replacement.length - needle.length;
+    for (const position of positions) {
+      pieces.push(haystack.slice(cursor, position));
+      replacements.push({ oldIndex: position, newIndex: position + shift * replacements.length });
+      pieces.push(replacement);
+      cursor = position + needle.length;
+    }
+    pieces.push(haystack.slice(cursor));
+    const updated = pieces.join("");
+    if (updated === haystack) return noChange(target.relative, "the replacement leaves the file unchanged");
+    const content = lineEnding === "crlf" ? toCrlf(updated) : updated;
+    return writeEdit(target, haystack, updated, mode, replacements, needle, replacement, content);
+  },
+});
+
+async function writeEdit(
+  target: WorkspacePath,
+  oldText: string,
+  newText: string,
+  mode: number,
+  replacements: readonly Replacement[],
+  oldString: string,
+  newString: string,
+  content: string = newText,
+): Promise<ToolResult> {
+  await writeFileAtomically(target.absolute, content, mode);
+  const snippet = renderEditSnippet(oldText, newText, replacements, oldString, newString);
+  const count = replacements.length;
+  return okResult(`Edited ${target.relative}: ${count} replacement${count === 1 ? "" : "s"}.\n${snippet}`, {
+    summary: `edited ${target.relative} (${count} replacement${count === 1 ? "" : "s"})`,
+    artifacts: [target.relative],
+    metadata: { path: target.relative, kind: "file-edit", created: false, replacements: count },
+  });
+}
+
+async function createFile(target: WorkspacePath, content: string): Promise<ToolResult> {
+  const parentError = await ensureParentDirectory(target);
+  if (parentError !== undefined) return parentError;
+  await writeFileAtomically(target.absolute, content);
+  return okResult(`Created ${target.relative}.`, {
+    summary: `created ${target.relative}`,
+    artifacts: [target.relative],
+    metadata: { path: target.relative, kind: "file-edit", created: true, replacements: 1 },
+  });
+}
+
+function findOccurrences(haystack: string, needle: string): number[] {
+  const positions: number[] = [];
+  for (
+    let index = haystack.indexOf(needle);
+    index !== -1;
+    index = haystack.indexOf(needle, index + needle.length)
+  ) {
+    positions.push(index);
+  }
+  return positions;
+}
+
+function noMatch(relative: string, haystack: string, needle: string): ToolResult {
+  const similar = findSimilarLines(haystack, needle);
+  const collapse = (value: string): string => value.replace(/\s+/g, " ").trim();
+  const whitespaceOnly = collapse(haystack).includes(collapse(needle));
+  const listed = similar.map((line) => `  line ${line.lineNumber}: ${line.text.trim().slice(0, 200)}`);
+  return errorResult("EDIT_NO_MATCH", {
+    message: `old_string was not found in ${relative}${whitespaceOnly ? " (it matches only if whitespace or indentation is ignored)" : ""}`,
+    output: similar.length > 0 ? `Most similar lines:\n${listed.join("\n")}` : "No similar lines found.",
+    recovery_hint: `Re-read ${relative} with read_file${similar[0] ? ` around line ${similar[0].lineNumber}` : ""} and copy old_string exactly, including whitespace and indentation.`,
+    next_actions: [
+      `read_file ${relative}${similar[0] ? ` offset=${Math.max(1, similar[0].lineNumber - 10)} limit=40` : ""}`,
+    ],
+    metadata: { path: relative, similarLines: similar.map((line) => line.lineNumber) },
+  });
+}
+
+function ambiguous(relative: string, haystack: string, positions: readonly number[]): ToolResult {
+  const lineNumbers: number[] = [];
+  let line = 1;
+  let scanned = 0;
+  for (const position of positions) {
+    for (
+      let index = haystack.indexOf("\n", scanned);
+      index !== -1 && index < position;
+      index = haystack.indexOf("\n", index + 1)
+    ) {
+      line += 1;
+      scanned = index + 1;
+    }
+    lineNumbers.push(line);
+  }
+  const shown = lineNumbers.slice(0, MAX_LISTED_OCCURRENCES).join(", ");
+  return errorResult("EDIT_AMBIGUOUS", {
+    message: `old_string occurs ${positions.length} times in ${relative} (lines ${shown}${lineNumbers.length > MAX_LISTED_OCCURRENCES ? ", …" : ""})`,
+    recovery_hint:
+      "Add surrounding lines to old_string so it matches exactly one place, or set replace_all to change every occurrence.",
+    next_actions: [`read_file ${relative}`],
+    metadata: { path: relative, occurrences: positions.length, lines: lineNumbers },
+  });
+}
+
+function noChange(relative: string, reason: string): ToolResult {
+  return errorResult("EDIT_NO_CHANGE", {
+    message: `${reason}; nothing to do in ${relative}`,
+    recovery_hint:
+      "Send the text that should be there in new_string, different from old_string. Re-read the file if you think it already has the change.",
+    next_actions: [`read_file ${relative}`],
+  });
+}

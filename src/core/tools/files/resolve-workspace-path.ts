@@ -1,0 +1,164 @@
+import { lstat, readlink, realpath } from "node:fs/promises";
+import path from "node:path";
+import { errorResult, type ToolResult } from "../tool-result.js";
+
+export interface WorkspacePath {
+  /** Real absolute path: every existing symlink on the way is resolved. */
+  readonly absolute: string;
+  /** Path relative to the real workspace root, with `/` separators; "." for the root itself. */
+  readonly relative: string;
+}
+
+export type ResolveWorkspacePathResult =
+  | { readonly success: true; readonly value: WorkspacePath }
+  | { readonly success: false; readonly error: ToolResult };
+
+export interface ResolveWorkspacePathOptions {
+  readonly forWrite: boolean;
+}
+
+/** Symlink hops followed by hand before giving up (the kernel's own limit is 40). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Confines a path the model asked for to the workspace, by real path: the check is made on
+ * where the kernel would land, not on the text, so `..` walks, absolute paths and symlinks
+ * (also dangling ones a write would create through) cannot leave the workspace.
+ *
+ * A write through a symlink that stays inside the workspace goes to the link's target (the
+ * link is kept), because `absolute` is the real path. `.git` is never writable: it holds hooks
+ * and config that git would run or obey later, outside any approval.
+ */
+export async function resolveWorkspacePath(
+  workspaceRoot: string,
+  requestedPath: string,
+  options: ResolveWorkspacePathOptions,
+): Promise<ResolveWorkspacePathResult> {
+  if (requestedPath.includes("\0")) {
+    return failure(
+      errorResult("INVALID_ARGUMENTS", {
+        message: "the path contains a null byte",
+        recovery_hint: "Send the path as plain text without control characters.",
+        next_actions: ["list_dir ."],
+      }),
+    );
+  }
+  const root = await realpath(workspaceRoot);
+  const lexical = path.resolve(root, requestedPath === "" ? "." : requestedPath);
+  if (!isInside(root, lexical)) {
+    return failure(outsideWorkspace(requestedPath));
+  }
+  if (options.forWrite && hasGitSegment(path.relative(root, lexical))) {
+    return failure(gitDirectoryDenied(requestedPath));
+  }
+  const real = await realpathAllowingMissing(lexical, 0);
+  if (real === undefined || !isInside(root, real)) {
+    return failure(outsideWorkspace(requestedPath));
+  }
+  const relative = toPosix(path.relative(root, real)) || ".";
+  if (options.forWrite && hasGitSegment(relative)) {
+    return failure(gitDirectoryDenied(requestedPath));
+  }
+  return { success: true, value: { absolute: real, relative } };
+}
+
+/** True when `candidate` is `root` or below it. Both must be absolute and normalised. */
+export function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return (
+    relative === "" ||
+    (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
+}
+
+/**
+ * Any segment named `.git`, in any case (case-insensitive file systems), also with the trailing
+ * dots or spaces Windows drops, matches: the repository's own `.git`, a submodule's or a
+ * worktree's `.git` file.
+ */
+export function hasGitSegment(relativePath: string): boolean {
+  return relativePath.split(/[\\/]/).some((segment) => /^\.git[. ]*$/i.test(segment));
+}
+
+export function toPosix(relativePath: string): string {
+  return path.sep === "/" ? relativePath : relativePath.split(path.sep).join("/");
+}
+
+/**
+ * realpath for a path that may not exist yet: the nearest existing ancestor is resolved and
+ * the missing rest appended. A dangling symlink on the way is followed by hand, since a write
+ * through it would create its target. Returns undefined on a symlink loop.
+ */
+async function realpathAllowingMissing(target: string, hops: number): Promise<string | undefined> {
+  if (hops > MAX_LINK_HOPS) {
+    return undefined;
+  }
+  try {
+    return await realpath(target);
+  } catch (error) {
+    if (!isMissingError(error)) {
+      if (hasCode(error, "ELOOP")) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+  const parent = path.dirname(target);
+  if (parent === target) {
+    return target;
+  }
+  const realParent = await realpathAllowingMissing(parent, hops);
+  if (realParent === undefined) {
+    return undefined;
+  }
+  const inRealParent = path.join(realParent, path.basename(target));
+  const linkTarget = await readDanglingLink(inRealParent);
+  if (linkTarget === undefined) {
+    return inRealParent;
+  }
+  return realpathAllowingMissing(path.resolve(realParent, linkTarget), hops + 1);
+}
+
+async function readDanglingLink(candidate: string): Promise<string | undefined> {
+  try {
+    const stats = await lstat(candidate);
+    return stats.isSymbolicLink() ? await readlink(candidate) : undefined;
+  } catch (error) {
+    if (isMissingError(error)) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+export function isMissingError(error: unknown): boolean {
+  return hasCode(error, "ENOENT") || hasCode(error, "ENOTDIR");
+}
+
+export function hasCode(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === code;
+}
+
+function outsideWorkspace(requestedPath: string): ToolResult {
+  return errorResult("OUTSIDE_WORKSPACE", {
+    message: `"${requestedPath}" is outside the workspace`,
+    recovery_hint:
+      "Use a path inside the workspace, relative to its root (for example src/index.ts). Paths that leave it with .., absolute paths elsewhere and symlinks that point outside are refused.",
+    next_actions: ["list_dir ."],
+    recoverable: true,
+  });
+}
+
+function gitDirectoryDenied(requestedPath: string): ToolResult {
+  return errorResult("PERMISSION_DENIED", {
+    message: `"${requestedPath}" is inside a .git directory, which is never writable`,
+    recovery_hint:
+      "Change working-tree files only; git metadata, hooks and config cannot be edited by tools.",
+    next_actions: ["list_dir ."],
+    recoverable: false,
+  });
+}
+
+function failure(error: ToolResult): ResolveWorkspacePathResult {
+  return { success: false, error };
+}

@@ -1,0 +1,134 @@
+import { chmod, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { editFileTool } from "../../../../src/core/tools/files/edit-file-tool.js";
+import { createWorkspace, runTool, type Workspace } from "./workspace-fixture.js";
+
+let workspace: Workspace;
+beforeEach(async () => {
+  workspace = await createWorkspace();
+});
+afterEach(async () => {
+  await workspace.cleanup();
+});
+
+const edit = (input: Record<string, unknown>) => runTool(editFileTool, input, workspace.context);
+const contentOf = (relative: string) => readFile(path.join(workspace.root, relative), "utf8");
+
+const SOURCE = [
+  "export function add(a: number, b: number) {",
+  "  return a + b;",
+  "}",
+  "",
+  "export function subtract(a: number, b: number) {",
+  "  return a - b;",
+  "}",
+  "",
+].join("\n");
+
+describe("edit_file", () => {
+  it("replaces one exact occurrence and shows a numbered diff", async () => {
+    await workspace.write("math.ts", SOURCE);
+    const result = await edit({
+      path: "math.ts",
+      old_string: "  return a - b;",
+      new_string: "  return a - b - 0;",
+    });
+    expect(result.ok).toBe(true);
+    expect(await contentOf("math.ts")).toBe(SOURCE.replace("a - b;", "a - b - 0;"));
+    expect(result.output).toContain("-    6    return a - b;");
+    expect(result.output).toContain("+    6    return a - b - 0;");
+    expect(result.output).toContain("     5  export function subtract");
+    expect(result.artifacts).toEqual(["math.ts"]);
+    expect(result.metadata).toMatchObject({ kind: "file-edit", replacements: 1 });
+  });
+
+  it("treats $ patterns in new_string literally", async () => {
+    await workspace.write("a.txt", "price\n");
+    await edit({ path: "a.txt", old_string: "price", new_string: "$& $1 $$" });
+    expect(await contentOf("a.txt")).toBe("$& $1 $$\n");
+  });
+
+  it("reports no match with the most similar lines", async () => {
+    await workspace.write("math.ts", SOURCE);
+    const result = await edit({ path: "math.ts", old_string: "  return a * b;\n}", new_string: "x" });
+    expect(result.error?.error_type).toBe("EDIT_NO_MATCH");
+    expect(result.output).toContain("line 2: return a + b;");
+    expect(result.output).toContain("line 6: return a - b;");
+    expect(result.recovery_hint).toContain("read_file");
+    expect(await contentOf("math.ts")).toBe(SOURCE);
+  });
+
+  it("says when only whitespace differs", async () => {
+    await workspace.write("math.ts", SOURCE);
+    const result = await edit({ path: "math.ts", old_string: "    return a + b;", new_string: "x" });
+    expect(result.error?.message).toContain("whitespace or indentation");
+  });
+
+  it("refuses ambiguous matches with the count and lines, unless replace_all", async () => {
+    await workspace.write("math.ts", SOURCE);
+    const ambiguous = await edit({ path: "math.ts", old_string: "a: number", new_string: "x: number" });
+    expect(ambiguous.error?.error_type).toBe("EDIT_AMBIGUOUS");
+    expect(ambiguous.error?.message).toContain("2 times");
+    expect(ambiguous.error?.message).toContain("lines 1, 5");
+    expect(await contentOf("math.ts")).toBe(SOURCE);
+    const all = await edit({
+      path: "math.ts",
+      old_string: "a: number",
+      new_string: "x: number",
+      replace_all: true,
+    });
+    expect(all.metadata).toMatchObject({ replacements: 2 });
+    expect(await contentOf("math.ts")).toBe(SOURCE.replaceAll("a: number", "x: number"));
+    expect(all.output).toContain("+    5  export function subtract(x: number");
+  });
+
+  it("refuses edits that change nothing", async () => {
+    await workspace.write("math.ts", SOURCE);
+    expect((await edit({ path: "math.ts", old_string: "add", new_string: "add" })).error?.error_type).toBe(
+      "EDIT_NO_CHANGE",
+    );
+    await workspace.write("crlf.txt", "a\r\nb\r\n");
+    const sameAfterNormalising = await edit({ path: "crlf.txt", old_string: "a\r\nb", new_string: "a\nb" });
+    expect(sameAfterNormalising.error?.error_type).toBe("EDIT_NO_CHANGE");
+  });
+
+  it("keeps CRLF line endings when old and new strings use LF", async () => {
+    await workspace.write("win.txt", "first\r\nsecond\r\nthird\r\n");
+    const result = await edit({
+      path: "win.txt",
+      old_string: "first\nsecond",
+      new_string: "first\nmiddle\nsecond",
+    });
+    expect(result.ok).toBe(true);
+    expect(await contentOf("win.txt")).toBe("first\r\nmiddle\r\nsecond\r\nthird\r\n");
+  });
+
+  it("keeps the file mode", async () => {
+    const script = await workspace.write("run.sh", "echo a\n");
+    await chmod(script, 0o750);
+    await edit({ path: "run.sh", old_string: "echo a", new_string: "echo b" });
+    expect((await stat(script)).mode & 0o777).toBe(0o750);
+  });
+
+  it("creates a missing file when old_string is empty, and refuses that on a file with content", async () => {
+    const created = await edit({ path: "new/file.txt", old_string: "", new_string: "hello\n" });
+    expect(created.metadata).toMatchObject({ created: true });
+    expect(await contentOf("new/file.txt")).toBe("hello\n");
+    const refused = await edit({ path: "new/file.txt", old_string: "", new_string: "again" });
+    expect(refused.error?.error_type).toBe("INVALID_ARGUMENTS");
+  });
+
+  it("suggests paths for a missing file and refuses .git and outside paths", async () => {
+    await workspace.write("src/math.ts", SOURCE);
+    const missing = await edit({ path: "src/maths.ts", old_string: "a", new_string: "b" });
+    expect(missing.error?.error_type).toBe("FILE_NOT_FOUND");
+    expect(missing.metadata?.suggestions).toContain("src/math.ts");
+    expect((await edit({ path: ".git/config", old_string: "", new_string: "x" })).error?.error_type).toBe(
+      "PERMISSION_DENIED",
+    );
+    expect((await edit({ path: "../outside/x", old_string: "", new_string: "x" })).error?.error_type).toBe(
+      "OUTSIDE_WORKSPACE",
+    );
+  });
+});
