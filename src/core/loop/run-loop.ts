@@ -1,6 +1,6 @@
-import type { ChatMessage, ModelClient, ToolDefinition } from "../model/model-types.js";
+import type { ChatMessage, ModelClient, ToolCall, ToolDefinition } from "../model/model-types.js";
 import { ModelError } from "../model/model-error.js";
-import type { ToolInvocation, ToolRegistry } from "../tools/create-tool-registry.js";
+import type { BatchHooks, ToolInvocation, ToolRegistry } from "../tools/create-tool-registry.js";
 import type { ToolContext } from "../tools/tool.js";
 import type { ToolResult } from "../tools/tool-result.js";
 import { createLoopDetector } from "./detect-loop.js";
@@ -9,6 +9,8 @@ import { addUsage, exceededBudget, type LoopBudgets, type UsageTotals, ZERO_USAG
 
 /** What the loop needs from working memory. src/core/context implements it. */
 export interface ContextPreparer {
+  /** Lets pruning stubs name each call's outcome and saved-output path. */
+  recordToolResult?(callId: string, result: ToolResult): void;
   prepare(input: {
     readonly systemPrompt: string;
     readonly tools: readonly ToolDefinition[];
@@ -71,6 +73,12 @@ export interface RunLoopOptions {
   readonly onEvent?: LoopEventListener;
   /** Called after every completed turn with the state to checkpoint. */
   readonly onTurnComplete?: (state: LoopCheckpointState) => Promise<void> | void;
+  /** Called after each model response, before its tool calls run, so a crash never loses them. */
+  readonly onModelResponse?: (state: LoopCheckpointState) => Promise<void> | void;
+  /** Awaited before a tool runs and after it finished: the crash journal of the run. */
+  readonly toolHooks?: BatchHooks;
+  /** Calls of the last assistant message that a resumed run still has to execute. */
+  readonly pendingCalls?: readonly ToolCall[];
   /** Turns and usage already spent before a resume. */
   readonly startTurn?: number;
   readonly startUsage?: UsageTotals;
@@ -125,6 +133,13 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
   };
 
   try {
+    if (options.pendingCalls && options.pendingCalls.length > 0) {
+      moveTo("executing_tool");
+      const invocations = await executeCalls(options, options.pendingCalls, turn, emit);
+      moveTo("observing");
+      observe(options, invocations, history, emit, turn);
+      await options.onTurnComplete?.({ turn, history, usage });
+    }
     while (true) {
       if (options.signal?.aborted) return finish("cancelled", null);
       if (turn >= options.budgets.maxTurns) return finish("max_turns", null);
@@ -149,7 +164,15 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
         );
       }
 
-      const response = await callModel(options, prepared.messages, tools, "auto", turn, emit);
+      const response = await callModel(
+        options,
+        prepared.messages,
+        tools,
+        "auto",
+        turn,
+        emit,
+        prepared.tokens.total,
+      );
       usage = addUsage(usage, response.usage, response.costUsd);
       emitUsage(emit, turn, usage);
       history.push(response.message);
@@ -159,19 +182,9 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
         return finish("final_answer", response.message.content ?? "");
       }
 
+      await options.onModelResponse?.({ turn, history, usage });
       moveTo("executing_tool");
-      const invocations = await options.registry.invokeBatch(
-        calls,
-        { ...options.toolContext, ...(options.signal ? { signal: options.signal } : {}) },
-        (call) =>
-          emit({
-            type: "tool-call-start",
-            turn,
-            callId: call.id,
-            name: call.function.name,
-            arguments: call.function.arguments,
-          }),
-      );
+      const invocations = await executeCalls(options, calls, turn, emit);
       moveTo("observing");
       const hadWrite = observe(options, invocations, history, emit, turn);
       await options.onTurnComplete?.({ turn, history, usage });
@@ -205,6 +218,28 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
   }
 }
 
+function executeCalls(
+  options: RunLoopOptions,
+  calls: readonly ToolCall[],
+  turn: number,
+  emit: (event: LoopEvent) => void,
+): Promise<ToolInvocation[]> {
+  const context = { ...options.toolContext, ...(options.signal ? { signal: options.signal } : {}) };
+  return options.registry.invokeBatch(calls, context, {
+    onStart: async (call) => {
+      emit({
+        type: "tool-call-start",
+        turn,
+        callId: call.id,
+        name: call.function.name,
+        arguments: call.function.arguments,
+      });
+      await options.toolHooks?.onStart?.(call);
+    },
+    ...(options.toolHooks?.onEnd ? { onEnd: options.toolHooks.onEnd } : {}),
+  });
+}
+
 async function prepareMessages(
   options: RunLoopOptions,
   history: ChatMessage[],
@@ -230,13 +265,14 @@ async function callModel(
   toolChoice: "auto" | "none",
   turn: number,
   emit: (event: LoopEvent) => void,
+  promptTokensEstimate: number,
 ) {
   emit({
     type: "model-call-start",
     turn,
     model: options.model.model,
     messageCount: messages.length,
-    promptTokensEstimate: 0,
+    promptTokensEstimate,
   });
   const startedAt = performance.now();
   const response = await options.model.complete(
@@ -289,6 +325,7 @@ function observe(
       durationMs: invocation.durationMs,
     });
     options.facts?.observeToolCall(invocation.toolName, invocation.input, invocation.result);
+    options.context?.recordToolResult?.(invocation.call.id, invocation.result);
     const kind = options.registry.get(invocation.toolName)?.kind;
     if (invocation.result.ok && (kind === "write" || kind === "exec")) hadWrite = true;
     history.push({ role: "tool", tool_call_id: invocation.call.id, content: invocation.rendered });
@@ -308,7 +345,7 @@ async function answerWithoutTools(
 ): Promise<LoopResult> {
   history.push({ role: "user", content: `${LOOP_NOTICE} (${description})` });
   const prepared = await prepareMessages(options, history, []);
-  const response = await callModel(options, prepared.messages, [], "none", turn, emit);
+  const response = await callModel(options, prepared.messages, [], "none", turn, emit, prepared.tokens.total);
   setUsage(addUsage(usage, response.usage, response.costUsd));
   emitUsage(emit, turn, addUsage(usage, response.usage, response.costUsd));
   const answer: ChatMessage = { role: "assistant", content: response.message.content ?? "" };

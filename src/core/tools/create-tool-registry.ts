@@ -40,6 +40,12 @@ export interface ToolInvocation {
   readonly durationMs: number;
 }
 
+/** Called around every call of a batch; the start hook is awaited before the tool runs (crash journal). */
+export interface BatchHooks {
+  readonly onStart?: (call: ToolCall) => Promise<void> | void;
+  readonly onEnd?: (invocation: ToolInvocation) => Promise<void> | void;
+}
+
 export interface ToolRegistry {
   /** The JSON Schemas shown to the model, generated from the same zod schemas used to validate. */
   definitions(): ToolDefinition[];
@@ -50,7 +56,7 @@ export interface ToolRegistry {
   invokeBatch(
     calls: readonly ToolCall[],
     context: ToolContext,
-    onStart?: (call: ToolCall) => void,
+    hooks?: BatchHooks,
   ): Promise<ToolInvocation[]>;
 }
 
@@ -188,16 +194,21 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   async function invokeBatch(
     calls: readonly ToolCall[],
     context: ToolContext,
-    onStart?: (call: ToolCall) => void,
+    hooks: BatchHooks = {},
   ): Promise<ToolInvocation[]> {
     const results: ToolInvocation[] = [];
+    const run = async (call: ToolCall): Promise<ToolInvocation> => {
+      const invocation = await invoke(call, context);
+      await hooks.onEnd?.(invocation);
+      return invocation;
+    };
     let index = 0;
     while (index < calls.length) {
       const group: ToolCall[] = [];
       while (index < calls.length && isReadCall(calls[index]!)) group.push(calls[index++]!);
       if (group.length === 0) group.push(calls[index++]!);
-      for (const call of group) onStart?.(call);
-      results.push(...(await Promise.all(group.map((call) => invoke(call, context)))));
+      for (const call of group) await hooks.onStart?.(call);
+      results.push(...(await Promise.all(group.map(run))));
     }
     return results;
   }

@@ -1,0 +1,374 @@
+import type { AgentRunResult, AgentRunner, AgentTask } from "./agent-run.js";
+import {
+  createContextManager,
+  createModelCompactor,
+  createPinnedFacts,
+  createTokenCounter,
+  pinnedFactsFromJSON,
+  type PinnedFacts,
+} from "./context/index.js";
+import type { LoopEvent, LoopEventListener } from "./loop/loop-events.js";
+import { runLoop, type LoopCheckpointState } from "./loop/run-loop.js";
+import type { UsageTotals } from "./loop/loop-budgets.js";
+import type { ChatMessage, ModelClient } from "./model/model-types.js";
+import { createCheckpointStore, type CheckpointStore } from "./persistence/create-checkpoint-store.js";
+import { planResume } from "./persistence/plan-resume.js";
+import type { RunCheckpoint } from "./persistence/run-checkpoint.js";
+import { createRunId } from "./persistence/validate-id.js";
+import { createPolicyApprovalGate } from "./policy/create-policy-approval-gate.js";
+import { createFence } from "./safety/create-fence.js";
+import { createRedactor, type Redactor } from "./safety/create-redactor.js";
+import { createContentSafety } from "./session/create-content-safety.js";
+import { createSession, type Session } from "./session/create-session.js";
+import { buildTaskMessage } from "./session/build-task-message.js";
+import { createTraceWriter } from "./trace/create-trace-writer.js";
+import type { ApprovalRequest } from "./tools/approval-gate.js";
+import type { PendingApproval } from "./policy/create-policy-approval-gate.js";
+import type { Tool, CommandRunner } from "./tools/tool.js";
+import { createFileTools } from "./tools/files/create-file-tools.js";
+import { readSavedOutputTool } from "./tools/files/read-saved-output-tool.js";
+import { createShellTool } from "./tools/shell/create-shell-tool.js";
+import { renderResultBody, renderStatusLine } from "./tools/render-tool-result.js";
+import type { ToolResult } from "./tools/tool-result.js";
+
+export interface AgentRunnerSettings {
+  readonly maxTurns: number;
+  readonly maxTotalTokens?: number;
+  readonly maxCostUsd?: number;
+  readonly maxWallClockMs?: number;
+  readonly contextWindow: number;
+  readonly toolTimeoutMs?: number;
+  readonly commandTimeoutMs?: number;
+  readonly maxOutputChars?: number;
+  readonly stream?: boolean;
+  readonly configDigest: string;
+}
+
+/** Everything outside the core that a run needs, passed in by the door. */
+export interface AgentRunnerDependencies {
+  readonly model: ModelClient;
+  readonly dataDir: string;
+  readonly settings: AgentRunnerSettings;
+  /** Runs shell commands (the sandbox). Without it the shell tool is not offered. */
+  readonly commandRunner?: CommandRunner;
+  /** MCP tools, subagent tools, load_skill: built by the door from operator config. */
+  readonly extraTools?: (context: {
+    readonly redactor: Redactor;
+    readonly onEvent: LoopEventListener;
+    readonly addUsage: (usage: UsageTotals) => void;
+  }) => readonly Tool[];
+  /** Exact values the process holds (model key, tokens, webhook secret). */
+  readonly secrets?: readonly string[];
+  /** Asks a person; only interactive doors pass it. Without it, needs-confirmation means refused. */
+  readonly confirm?: (request: ApprovalRequest, pending: PendingApproval) => Promise<boolean>;
+  readonly skillIndex?: string;
+}
+
+export interface ResumableAgentRunner {
+  readonly run: AgentRunner;
+  resume(
+    runId: string,
+    options?: { readonly onEvent?: LoopEventListener; readonly signal?: AbortSignal },
+  ): Promise<AgentRunResult>;
+  readonly redactor: Redactor;
+  readonly store: CheckpointStore;
+}
+
+/**
+ * Composes one run: session (tools, gate, prompt), working memory, trace, checkpoints and the
+ * loop. Doors call `run` with a task; `resume` continues a run from its checkpoint.
+ */
+export function createAgentRunner(dependencies: AgentRunnerDependencies): ResumableAgentRunner {
+  const redactor = createRedactor({ secrets: dependencies.secrets ?? [] });
+  const store = createCheckpointStore(dependencies.dataDir);
+  const { settings } = dependencies;
+
+  async function execute(
+    task: AgentTask,
+    runId: string,
+    options: { onEvent?: LoopEventListener; resume?: RunCheckpoint; startedCallIds?: ReadonlySet<string> },
+  ): Promise<AgentRunResult> {
+    const paths = await store.prepareRun(runId);
+    const tracePath = task.tracePath ?? options.resume?.tracePath ?? paths.trace;
+    const fence = createFence();
+    const safety = createContentSafety({ redactor, fence, scratchDir: paths.scratch });
+    let extraUsage: UsageTotals | null = null;
+    const trace = createTraceWriter({
+      path: tracePath,
+      append: options.resume !== undefined,
+      redact: (text) => redactor.redact(text),
+      header: {
+        run_id: runId,
+        task: task.mode === "plan" ? "plan" : "run",
+        user_goal: task.prompt,
+        start_time: new Date().toISOString(),
+        model: dependencies.model.model,
+        config_digest: settings.configDigest,
+        workspace: task.workspaceRoot,
+        mode: task.mode,
+        approval_mode: task.approvalMode,
+      },
+    });
+    const onEvent: LoopEventListener = (event) => {
+      trace.onEvent(event);
+      options.onEvent?.(event);
+    };
+    const session = buildSession(
+      task,
+      dependencies,
+      safety,
+      fence.fencingInstructions(),
+      redactor,
+      onEvent,
+      (usage) => {
+        extraUsage = extraUsage ? sumUsage(extraUsage, usage) : usage;
+      },
+    );
+    const facts = restoreFacts(task, options.resume);
+    const counter = createTokenCounter(dependencies.model.model);
+    const context = createContextManager({
+      windowTokens: settings.contextWindow,
+      counter,
+      compactor: createModelCompactor(dependencies.model, { counter }),
+      scratchDir: paths.scratch,
+      scratchReadable: true,
+    });
+    const plan = options.resume
+      ? planResume(options.resume, {
+          ...(options.startedCallIds ? { startedCallIds: options.startedCallIds } : {}),
+          renderResult: (name, result) => renderForModel(name, result, safety),
+        })
+      : null;
+    if (plan) {
+      trace.record("run-resumed", options.resume?.turn ?? 0, {
+        "resume.reused_results": plan.reusedResults.length,
+        "resume.interrupted_calls": plan.interruptedCalls.length,
+        "resume.pending_calls": plan.pendingCalls.length,
+      });
+    }
+    const history: ChatMessage[] = plan
+      ? [...plan.history]
+      : [{ role: "user", content: buildTaskMessage(task, fence) }];
+    const completed: Record<string, { name: string; result: unknown; content?: string }> = {
+      ...(options.resume?.completedToolCalls ?? {}),
+    };
+    const checkpoint = async (
+      state: LoopCheckpointState,
+      status: RunCheckpoint["status"],
+      exitReason?: RunCheckpoint["exitReason"],
+    ): Promise<void> => {
+      await store.save(runId, {
+        runId,
+        task: toCheckpointTask(task),
+        turn: state.turn,
+        history: state.history,
+        pinnedFacts: facts.toJSON(),
+        usage: state.usage,
+        completedToolCalls: completed,
+        tracePath,
+        status,
+        ...(exitReason ? { exitReason } : {}),
+        updatedAt: new Date().toISOString(),
+      });
+    };
+
+    const result = await runLoop({
+      model: dependencies.model,
+      registry: session.registry,
+      toolContext: {
+        workspaceRoot: task.workspaceRoot,
+        scratchDir: paths.scratch,
+        signal: task.signal ?? new AbortController().signal,
+        runId,
+        ...(dependencies.commandRunner ? { commandRunner: dependencies.commandRunner } : {}),
+      },
+      systemPrompt: session.systemPrompt,
+      history,
+      budgets: session.budgets,
+      facts,
+      context,
+      onEvent,
+      ...(task.signal ? { signal: task.signal } : {}),
+      ...(settings.stream === undefined ? {} : { stream: settings.stream }),
+      ...(plan && options.resume
+        ? {
+            pendingCalls: plan.pendingCalls,
+            startTurn: options.resume.turn,
+            startUsage: options.resume.usage,
+          }
+        : {}),
+      onModelResponse: (state) => checkpoint(state, "running"),
+      onTurnComplete: (state) => checkpoint(state, "running"),
+      toolHooks: {
+        onStart: (call) => store.markToolCallStarted(runId, call.id, call.function.name),
+        onEnd: async (invocation) => {
+          const entry = {
+            name: invocation.toolName,
+            result: invocation.result,
+            content: invocation.rendered,
+          };
+          completed[invocation.call.id] = entry;
+          await store.markToolCallCompleted(runId, invocation.call.id, entry);
+        },
+      },
+    });
+    const usage = extraUsage ? sumUsage(result.usage, extraUsage) : result.usage;
+    await checkpoint(
+      { turn: result.turns, history: result.history, usage },
+      result.exitReason === "cancelled" ? "stopped" : "finished",
+      result.exitReason,
+    );
+    trace.close({
+      exit_reason: result.exitReason,
+      turns: result.turns,
+      usage: {
+        prompt_tokens: usage.promptTokens,
+        completion_tokens: usage.completionTokens,
+        total_tokens: usage.totalTokens,
+      },
+      cost_usd: usage.costUsd,
+      ...(result.errorMessage ? { error: result.errorMessage } : {}),
+    });
+    const data = facts.toJSON();
+    return {
+      runId,
+      exitReason: result.exitReason,
+      finalAnswer: result.finalAnswer === null ? null : redactor.redact(result.finalAnswer),
+      turns: result.turns,
+      usage: {
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        totalTokens: usage.totalTokens,
+      },
+      costUsd: usage.costUsd,
+      tracePath: trace.path,
+      filesChanged: data.filesChanged,
+      commandsRun: data.commands.map((command) => ({
+        command: redactor.redact(command.command),
+        exitCode: command.lastExitCode,
+        ok: command.lastOk,
+      })),
+      ...(result.errorMessage ? { errorMessage: redactor.redact(result.errorMessage) } : {}),
+    };
+  }
+
+  return {
+    redactor,
+    store,
+    run: (task, options = {}) =>
+      execute(task, createRunId(), { ...(options.onEvent ? { onEvent: options.onEvent } : {}) }),
+    async resume(runId, options = {}) {
+      const state = await store.loadForResume(runId);
+      const saved = state.checkpoint;
+      const task: AgentTask = {
+        ...fromCheckpointTask(saved),
+        ...(options.signal ? { signal: options.signal } : {}),
+      };
+      return execute(task, runId, {
+        resume: saved,
+        startedCallIds: state.startedCallIds,
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      });
+    },
+  };
+}
+
+function buildSession(
+  task: AgentTask,
+  dependencies: AgentRunnerDependencies,
+  safety: ReturnType<typeof createContentSafety>,
+  fencingInstructions: string,
+  redactor: Redactor,
+  onEvent: (event: LoopEvent) => void,
+  addUsage: (usage: UsageTotals) => void,
+): Session {
+  const { settings } = dependencies;
+  const tools: Tool[] = [...createFileTools(), readSavedOutputTool];
+  if (dependencies.commandRunner)
+    tools.push(
+      createShellTool({
+        ...(settings.commandTimeoutMs ? { defaultTimeoutMs: settings.commandTimeoutMs } : {}),
+      }),
+    );
+  tools.push(...(dependencies.extraTools?.({ redactor, onEvent, addUsage }) ?? []));
+  return createSession({
+    workspaceRoot: task.workspaceRoot,
+    mode: task.mode,
+    approvalMode: task.approvalMode,
+    allowPrefixes: task.allowPrefixes,
+    tools,
+    budgets: {
+      maxTurns: task.maxTurns ?? settings.maxTurns,
+      ...(settings.maxTotalTokens === undefined ? {} : { maxTotalTokens: settings.maxTotalTokens }),
+      ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
+      ...(settings.maxWallClockMs === undefined ? {} : { maxWallClockMs: settings.maxWallClockMs }),
+    },
+    safety,
+    createApprovalGate: (gate) =>
+      createPolicyApprovalGate({
+        ...gate,
+        workspaceRoot: task.workspaceRoot,
+        ...(dependencies.confirm ? { confirm: dependencies.confirm } : {}),
+      }),
+    fencingInstructions,
+    ...(dependencies.skillIndex ? { skillIndex: dependencies.skillIndex } : {}),
+    ...(task.repositoryInstructions
+      ? { repositoryInstructions: safety.fence(task.repositoryInstructions, "repository:AGENTS.md") }
+      : {}),
+    ...(settings.maxOutputChars === undefined ? {} : { maxOutputChars: settings.maxOutputChars }),
+  });
+}
+
+function restoreFacts(task: AgentTask, resume: RunCheckpoint | undefined): PinnedFacts {
+  if (resume) {
+    const restored = pinnedFactsFromJSON(resume.pinnedFacts);
+    if (restored.success) return restored.value;
+  }
+  return createPinnedFacts(task.prompt);
+}
+
+function renderForModel(
+  name: string,
+  result: ToolResult,
+  safety: ReturnType<typeof createContentSafety>,
+): string {
+  return `${renderStatusLine(name, result)}\n${safety.fence(renderResultBody(result), `tool:${name}`)}`;
+}
+
+function sumUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+    costUsd: a.costUsd + b.costUsd,
+  };
+}
+
+function toCheckpointTask(task: AgentTask): RunCheckpoint["task"] {
+  return {
+    prompt: task.prompt,
+    workspaceRoot: task.workspaceRoot,
+    mode: task.mode,
+    approvalMode: task.approvalMode,
+    allowPrefixes: task.allowPrefixes,
+    ...(task.maxTurns === undefined ? {} : { maxTurns: task.maxTurns }),
+    ...(task.untrustedInputs ? { untrustedInputs: task.untrustedInputs } : {}),
+    ...(task.repositoryInstructions ? { repositoryInstructions: task.repositoryInstructions } : {}),
+    ...(task.tracePath ? { settings: { tracePath: task.tracePath } } : {}),
+  };
+}
+
+function fromCheckpointTask(checkpoint: RunCheckpoint): AgentTask {
+  const saved = checkpoint.task;
+  return {
+    prompt: saved.prompt,
+    workspaceRoot: saved.workspaceRoot,
+    mode: saved.mode,
+    approvalMode: saved.approvalMode,
+    allowPrefixes: saved.allowPrefixes,
+    ...(saved.maxTurns === undefined ? {} : { maxTurns: saved.maxTurns }),
+    ...(saved.untrustedInputs ? { untrustedInputs: saved.untrustedInputs } : {}),
+    ...(saved.repositoryInstructions ? { repositoryInstructions: saved.repositoryInstructions } : {}),
+    ...(checkpoint.tracePath ? { tracePath: checkpoint.tracePath } : {}),
+  };
+}

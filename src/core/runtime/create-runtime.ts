@@ -1,0 +1,131 @@
+import { loadOperatorConfig } from "../config/load-operator-config.js";
+import type { OperatorConfig } from "../config/operator-config-schema.js";
+import {
+  createAgentRunner,
+  type AgentRunnerDependencies,
+  type ResumableAgentRunner,
+} from "../create-agent-runner.js";
+import { createOpenAIModelClient } from "../model/create-openai-model-client.js";
+import type { ModelClient } from "../model/model-types.js";
+import { readModelEnvironment } from "../model/read-model-environment.js";
+import { resolveDataDir } from "../persistence/resolve-data-dir.js";
+import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
+import { readSandboxMode } from "../sandbox/sandbox-mode.js";
+import { RuntimeError } from "./runtime-error.js";
+
+export interface RuntimeOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  /** An explicit operator config path (`--config`); otherwise AGENTFORGE_CONFIG. */
+  readonly configPath?: string;
+  readonly contextWindow?: number;
+  readonly maxTurns?: number;
+  /** Secrets the door holds besides the model key (installation tokens, webhook secret...). */
+  readonly secrets?: readonly string[];
+  readonly confirm?: AgentRunnerDependencies["confirm"];
+  readonly stream?: boolean;
+  /** Tests and benchmarks pass a model; otherwise it is built from OPENAI_* variables. */
+  readonly model?: ModelClient;
+}
+
+export interface Runtime {
+  readonly runner: ResumableAgentRunner;
+  readonly config: OperatorConfig;
+  readonly configDigest: string;
+  readonly dataDir: string;
+  readonly model: ModelClient;
+  readonly sandboxKind: "bwrap" | "none";
+  /** Stops MCP servers and other children. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_CONTEXT_WINDOW = 128_000;
+
+/**
+ * Reads the operator's world once (environment, operator config, data dir), validates it, and
+ * builds the core's runner. Every door calls this, so they share one set of rules.
+ */
+export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  const env = options.env ?? process.env;
+  const loaded = await loadOperatorConfig(options.configPath ?? env.AGENTFORGE_CONFIG);
+  if (!loaded.success) throw new RuntimeError("CONFIG_INVALID", loaded.error);
+  const config = loaded.value;
+  const sandboxMode = config.sandbox.kind ?? readSandboxModeOrThrow(env);
+  let model = options.model;
+  const secrets = [...(options.secrets ?? [])];
+  if (!model) {
+    const modelEnv = readModelEnvironment(env);
+    if (!modelEnv.success) throw new RuntimeError("CONFIG_INVALID", modelEnv.error);
+    const { apiKey, baseURL, fallbackModels } = modelEnv.value;
+    if (apiKey) secrets.push(apiKey);
+    const prices = Object.fromEntries(
+      Object.entries(config.prices).map(([name, price]) => [
+        name,
+        {
+          inputPerMillion: price.input_per_million,
+          outputPerMillion: price.output_per_million,
+          ...(price.cached_input_per_million === undefined
+            ? {}
+            : { cachedInputPerMillion: price.cached_input_per_million }),
+        },
+      ]),
+    );
+    try {
+      model = createOpenAIModelClient({
+        model: config.model ?? modelEnv.value.model,
+        fallbackModels: config.fallback_models.length > 0 ? config.fallback_models : fallbackModels,
+        ...(apiKey ? { apiKey } : {}),
+        ...(baseURL ? { baseURL } : {}),
+        timeouts: { inferenceMs: config.timeouts.inference_ms, httpMs: config.timeouts.http_ms },
+        ...(Object.keys(prices).length > 0 ? { prices } : {}),
+      });
+    } catch (error) {
+      throw new RuntimeError("MODEL_CONFIG_INVALID", error instanceof Error ? error.message : String(error), {
+        cause: error,
+      });
+    }
+  }
+  const commandRunner = createSandboxRunner({
+    env,
+    mode: sandboxMode,
+    allowEnv: config.sandbox.env_allowlist,
+    limits: { maxOutputBytes: config.sandbox.max_output_bytes },
+  });
+  const dataDir = resolveDataDir(env);
+  const runner = createAgentRunner({
+    model,
+    dataDir,
+    commandRunner,
+    secrets,
+    ...(options.confirm ? { confirm: options.confirm } : {}),
+    settings: {
+      maxTurns: options.maxTurns ?? config.budgets.max_turns,
+      ...(config.budgets.max_total_tokens === undefined
+        ? {}
+        : { maxTotalTokens: config.budgets.max_total_tokens }),
+      ...(config.budgets.max_cost_usd === undefined ? {} : { maxCostUsd: config.budgets.max_cost_usd }),
+      ...(config.budgets.max_wall_clock_ms === undefined
+        ? {}
+        : { maxWallClockMs: config.budgets.max_wall_clock_ms }),
+      contextWindow: options.contextWindow ?? config.context_window ?? DEFAULT_CONTEXT_WINDOW,
+      toolTimeoutMs: config.timeouts.tool_ms,
+      commandTimeoutMs: config.sandbox.command_timeout_ms,
+      configDigest: loaded.digest,
+      ...(options.stream === undefined ? {} : { stream: options.stream }),
+    },
+  });
+  return {
+    runner,
+    config,
+    configDigest: loaded.digest,
+    dataDir,
+    model,
+    sandboxKind: sandboxMode,
+    close: () => Promise.resolve(),
+  };
+}
+
+function readSandboxModeOrThrow(env: NodeJS.ProcessEnv): "bwrap" | "none" {
+  const mode = readSandboxMode(env);
+  if (!mode.success) throw new RuntimeError("CONFIG_INVALID", mode.error);
+  return mode.value;
+}
