@@ -1,0 +1,116 @@
+import { CONTEXTUAL_SECRET_RULES, type ContextualSecretRule } from "./contextual-secret-rules.js";
+import { findPrefixedTokens } from "./find-prefixed-tokens.js";
+import { findPrivateKeys } from "./find-private-keys.js";
+import { findSecretAssignments } from "./find-secret-assignments.js";
+import { knownSecretVariants } from "./known-secret-variants.js";
+import { redactDeepWith } from "./redact-deep.js";
+import { applyRanges, type SecretRange } from "./secret-range.js";
+
+export const KNOWN_SECRET_RULE_ID = "known-secret";
+
+export interface RedactorOptions {
+  /** Exact values the process holds (model key, installation token, webhook secret, private key). */
+  readonly secrets?: readonly string[];
+  /**
+   * Redact a credential prefix followed by a few token characters (`ghp_AbC1`), as left by a cut.
+   * Default true.
+   */
+  readonly prefixFragments?: boolean;
+}
+
+export interface Redactor {
+  /** Replaces every credential with `[REDACTED:<rule-id>]`. Synchronous: it runs on every tool result and log line. */
+  redact(text: string): string;
+  /** Also redact this exact value and its common encodings from now on. */
+  addSecret(value: string): void;
+  /** A copy of a JSON-like value with every string redacted and values under credential keys hidden. */
+  redactDeep(value: unknown): unknown;
+  /** Redacts first, then cuts to `maxChars`, so the cut can never reveal part of a key. */
+  redactThenTruncate(text: string, maxChars: number): string;
+  /** Where the credentials in `text` are; for tests and for reporting what was hidden. */
+  findSecrets(text: string): SecretRange[];
+}
+
+const TRUNCATION_SUFFIX = "…[truncated]";
+
+function escapeForRegex(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The span to replace: the `secret` group, else the `value` group without its quotes, else all. */
+function secretSpan(match: RegExpExecArray): { start: number; end: number } {
+  const indices = match.indices;
+  const group = indices?.groups?.["secret"] ?? indices?.groups?.["value"];
+  if (group === undefined) return { start: match.index, end: match.index + match[0].length };
+  const [start, end] = group;
+  const first = match.input[start];
+  const isQuoted =
+    end - start >= 2 && (first === '"' || first === "'" || first === "`") && match.input[end - 1] === first;
+  return isQuoted ? { start: start + 1, end: end - 1 } : { start, end };
+}
+
+function findContextual(rule: ContextualSecretRule, text: string, ranges: SecretRange[]): void {
+  const pattern = rule.pattern;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    if (match[0].length === 0) pattern.lastIndex += 1;
+    if (rule.accept !== undefined && !rule.accept(match, text)) continue;
+    const span = secretSpan(match);
+    if (span.end > span.start) ranges.push({ ...span, ruleId: rule.id });
+  }
+}
+
+export function createRedactor(options: RedactorOptions = {}): Redactor {
+  const includeFragments = options.prefixFragments ?? true;
+  const knownVariants = new Set<string>();
+  let knownPattern: RegExp | undefined;
+
+  function addSecret(value: string): void {
+    const before = knownVariants.size;
+    for (const variant of knownSecretVariants(value)) knownVariants.add(variant);
+    if (knownVariants.size === before) return;
+    // Longest first, so a whole PEM key wins over one of its lines.
+    const alternatives = [...knownVariants]
+      .sort((left, right) => right.length - left.length)
+      .map(escapeForRegex);
+    knownPattern = new RegExp(alternatives.join("|"), "g");
+  }
+
+  function findSecrets(text: string): SecretRange[] {
+    const ranges: SecretRange[] = [];
+    if (knownPattern !== undefined) {
+      knownPattern.lastIndex = 0;
+      for (let match = knownPattern.exec(text); match !== null; match = knownPattern.exec(text)) {
+        ranges.push({ start: match.index, end: match.index + match[0].length, ruleId: KNOWN_SECRET_RULE_ID });
+      }
+    }
+    ranges.push(
+      ...findPrivateKeys(text),
+      ...findPrefixedTokens(text, includeFragments),
+      ...findSecretAssignments(text),
+    );
+    for (const rule of CONTEXTUAL_SECRET_RULES) findContextual(rule, text, ranges);
+    return ranges;
+  }
+
+  function redact(text: string): string {
+    return applyRanges(text, findSecrets(text));
+  }
+
+  function redactThenTruncate(text: string, maxChars: number): string {
+    const redacted = redact(text);
+    if (redacted.length <= maxChars) return redacted;
+    const keep = Math.max(0, maxChars - TRUNCATION_SUFFIX.length);
+    return redacted.slice(0, keep) + TRUNCATION_SUFFIX.slice(0, maxChars - keep);
+  }
+
+  for (const secret of options.secrets ?? []) addSecret(secret);
+
+  return {
+    redact,
+    addSecret,
+    findSecrets,
+    redactThenTruncate,
+    redactDeep: (value) => redactDeepWith(value, redact),
+  };
+}

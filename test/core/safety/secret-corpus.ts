@@ -1,0 +1,184 @@
+import { generateKeyPairSync } from "node:crypto";
+
+/**
+ * Synthetic credentials: format-valid (right prefix, alphabet and length) but random, made
+ * fresh from a seeded generator so failures reproduce. No real key is ever written here.
+ */
+export interface CredentialSample {
+  readonly name: string;
+  /** The text as it would appear in output, with the credential in context. */
+  readonly text: string;
+  /** The part that must not survive redaction. */
+  readonly secret: string;
+}
+
+export function createRandom(seed: number): (alphabet: string, length: number) => string {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+  return (alphabet, length) => {
+    let result = "";
+    for (let index = 0; index < length; index += 1) result += alphabet[Math.floor(next() * alphabet.length)];
+    return result;
+  };
+}
+
+export const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const HEX = "0123456789abcdef";
+const UPPER_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const URL_SAFE = `${BASE62}-_`;
+const BASE64 = `${BASE62}+/`;
+
+function pemKeys(): { rsa: string; ec: string; pkcs8: string } {
+  const rsa = generateKeyPairSync("rsa", {
+    modulusLength: 1024,
+    publicKeyEncoding: { type: "pkcs1", format: "pem" },
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  }).privateKey;
+  const ec = generateKeyPairSync("ec", {
+    namedCurve: "P-256",
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "sec1", format: "pem" },
+  }).privateKey;
+  const pkcs8 = generateKeyPairSync("ed25519", {
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  }).privateKey;
+  return { rsa, ec, pkcs8 };
+}
+
+function wrapLines(body: string, width: number): string {
+  return body.match(new RegExp(`.{1,${width}}`, "g"))?.join("\n") ?? body;
+}
+
+export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
+  const random = createRandom(seed);
+  const keys = pemKeys();
+  const ghs = `ghs_${random(BASE62, 36)}`;
+  const hex40 = random(HEX, 40);
+  const awsSecret = random(BASE64, 40);
+  const jwt = [
+    Buffer.from('{"alg":"HS256","typ":"JWT"}').toString("base64url"),
+    Buffer.from(`{"sub":"${random(BASE62, 10)}","iat":1700000000}`).toString("base64url"),
+    random(URL_SAFE, 43),
+  ].join(".");
+  const openssh = `-----BEGIN OPENSSH PRIVATE KEY-----\n${wrapLines(`b3BlbnNzaC1rZXktdjEAAAAA${random(BASE64, 360)}`, 70)}\n-----END OPENSSH PRIVATE KEY-----`;
+  const pgp = `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${wrapLines(random(BASE64, 300), 64)}\n=${random(BASE64, 4)}\n-----END PGP PRIVATE KEY BLOCK-----`;
+  const basic = Buffer.from(`deploy:${random(BASE62, 20)}`).toString("base64");
+  const samples: Array<[string, string, string, string?]> = [
+    ["github classic ghp", "", `ghp_${random(BASE62, 36)}`],
+    ["github oauth gho", "token: ", `gho_${random(BASE62, 36)}`],
+    ["github user-to-server ghu", "GH_TOKEN=", `ghu_${random(BASE62, 36)}`],
+    ["github installation ghs", "installation token ", ghs],
+    ["github installation ghs, longer format", "", `ghs_${random(BASE62, 90)}`],
+    ["github refresh ghr", "refresh=", `ghr_${random(BASE62, 76)}`],
+    ["github fine-grained pat", "", `github_pat_${random(BASE62, 22)}_${random(BASE62, 59)}`],
+    ["github v1 token in Authorization header", "Authorization: token ", hex40],
+    ["github v1 token as URL user", "https://", random(HEX, 40), "@github.com/o/r.git"],
+    ["installation token in clone URL", "git clone https://x-access-token:", ghs, "@github.com/o/r"],
+    ["openai legacy key", "OPENAI_API_KEY=", `sk-${random(BASE62, 20)}T3BlbkFJ${random(BASE62, 20)}`],
+    ["openai project key", "", `sk-proj-${random(URL_SAFE, 156)}`],
+    ["anthropic key", "x-api-key: ", `sk-ant-api03-${random(URL_SAFE, 93)}AA`],
+    ["openrouter key", "", `sk-or-v1-${random(HEX, 64)}`],
+    ["aws access key id", "aws_access_key_id = ", `AKIA${random(UPPER_ALNUM, 16)}`],
+    ["aws temporary access key id", '"AccessKeyId": "', `ASIA${random(UPPER_ALNUM, 16)}`],
+    ["aws secret access key", "aws_secret_access_key = ", awsSecret],
+    [
+      "slack bot token",
+      "",
+      `xoxb-${random("0123456789", 12)}-${random("0123456789", 13)}-${random(BASE62, 24)}`,
+    ],
+    [
+      "slack user token",
+      "",
+      `xoxp-${random("0123456789", 12)}-${random("0123456789", 12)}-${random(HEX, 32)}`,
+    ],
+    [
+      "slack webhook",
+      "https://hooks.slack.com/services/",
+      `T${random(UPPER_ALNUM, 10)}/B${random(UPPER_ALNUM, 10)}/${random(BASE62, 24)}`,
+    ],
+    ["google api key", "key=", `AIza${random(URL_SAFE, 35)}`],
+    ["google oauth client secret", "", `GOCSPX-${random(URL_SAFE, 28)}`],
+    ["stripe live secret key", "", `sk_live_${random(BASE62, 99)}`],
+    ["stripe restricted test key", "", `rk_test_${random(BASE62, 40)}`],
+    ["jwt", "id_token=", jwt],
+    ["generic env assignment", "DEPLOY_TOKEN=", random(BASE62, 32)],
+    ["json client secret", '{"client_secret": "', random(BASE62, 40)],
+    ["yaml password", "database:\n  password: ", `${random(BASE62, 14)}!9`],
+    ["quoted shell password", "DB_PASSWORD='", `${random(BASE62, 18)}#2`],
+    ["database URL credentials", "postgres://app:", random(BASE62, 24), "@db:5432/app"],
+    ["authorization basic", "Authorization: Basic ", basic],
+    ["bearer in curl", 'curl -H "Authorization: Bearer ', random(BASE62, 40)],
+    ["npm token", "", `npm_${random(BASE62, 36)}`],
+    ["npmrc auth token", "//registry.example.com/:_authToken=", random(BASE62, 36)],
+    ["gitlab pat", "", `glpat-${random(URL_SAFE, 20)}`],
+    ["twilio api key sid", "", `SK${random(HEX, 32)}`],
+    ["sendgrid key", "", `SG.${random(URL_SAFE, 22)}.${random(URL_SAFE, 43)}`],
+    [
+      "azure storage connection string",
+      "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=",
+      `${random(BASE64, 86)}==`,
+    ],
+    [
+      "azure sas url",
+      "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=",
+      `${random(BASE62, 43)}%3D`,
+    ],
+    ["hugging face token", "", `hf_${random(BASE62, 34)}`],
+    ["telegram bot token", "", `${random("123456789", 10)}:AA${random(URL_SAFE, 33)}`],
+    ["mailgun key", "", `key-${random(HEX, 32)}`],
+    [
+      "discord webhook",
+      `https://discord.com/api/webhooks/${random("0123456789", 18)}/`,
+      random(URL_SAFE, 68),
+    ],
+    ["shopify token", "", `shpat_${random(HEX, 32)}`],
+    ["digitalocean token", "", `dop_v1_${random(HEX, 64)}`],
+    ["password flag", "mysql --password ", `${random(BASE62, 16)}7`],
+    ["rsa private key", "", keys.rsa.trim()],
+    ["ec private key", "", keys.ec.trim()],
+    ["pkcs8 private key", "", keys.pkcs8.trim()],
+    ["openssh private key", "", openssh],
+    ["pgp private key block", "", pgp],
+  ];
+  return samples.map(([name, before, secret, after]) => ({
+    name,
+    text: `${before}${secret}${after ?? (before.endsWith("'") ? "'" : before.endsWith('"') ? '"' : "")} # end`,
+    secret,
+  }));
+}
+
+/** Text that looks a little like credentials but is not; redaction must leave it alone. */
+export const HARMLESS_LOOK_ALIKES: readonly string[] = [
+  "We use sk-learn style estimators and scikit-learn.",
+  "a task-ask pipeline with sk-spinner sk-fading-circle classes",
+  "commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it",
+  'label for="password_field_name"',
+  "the token word, tokens counted, token budget",
+  "AWS access keys start with AKIA and temporary ones with ASIA.",
+  "request 123e4567-e89b-12d3-a456-426614174000 done",
+  "max_tokens: 4096",
+  "const token = getToken(options);",
+  "password: z.string().min(8),",
+  "tokenizer: cl100k_base",
+  "npm_config_cache=/tmp/cache npm_lifecycle_event=test",
+  "from huggingface_hub import hf_hub_download",
+  "author: Jane Doe\nauthority: https://login.example.com",
+  "git@github.com:owner/repo.git and https://github.com/owner/repo.git",
+  "image sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+  'curl -H "Authorization: Bearer $TOKEN" https://api.example.com',
+  "secret_name: my-app-secret",
+  "export API_KEY=${API_KEY}",
+  "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----",
+  "The ghp_ prefix marks a personal token; eyJ starts a JWT.",
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "type Options = { password?: string; token: string | undefined }",
+  "const secretKey = await loadSecretKey();",
+  "password_reset_url: https://example.com/reset",
+];
