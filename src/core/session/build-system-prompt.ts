@@ -2,6 +2,8 @@ import type { ApprovalMode } from "../policy/approval-mode.js";
 
 export interface SystemPromptParts {
   readonly mode: "build" | "plan";
+  /** A read-only helper (subagent): investigates and reports, never changes anything. */
+  readonly readOnly?: boolean;
   readonly approvalMode: ApprovalMode;
   readonly toolNames: readonly string[];
   readonly maxTurns: number;
@@ -20,7 +22,9 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
       "You are AgentForge, a careful software engineer working in a checked-out repository through tools.",
     parts.mode === "plan"
       ? "Mode: plan. Read and investigate only; you cannot change files or run anything but read-only commands. Finish with a numbered plan: the files to change, the changes, and how to test them."
-      : "Mode: build. Make the change the user asked for, with the smallest correct edit. Read a file before editing it. Run the tests you are allowed to run. Finish with a short answer: what you changed, why, and what you ran.",
+      : parts.readOnly
+        ? "Mode: read-only. Investigate with the tools you have; you cannot change files or run anything but read-only commands. Finish with one answer that reports what you found, with file paths and line numbers."
+        : "Mode: build. Make the change the user asked for, with the smallest correct edit. Read a file before editing it. Run the tests you are allowed to run. Finish with a short answer: what you changed, why, and what you ran.",
     `Approval: ${parts.approvalMode}. Refused actions come back as tool results with the reason and what you can do instead; do not retry a refused action unchanged.` +
       (parts.allowPrefixes.length > 0
         ? ` Commands allowed beyond read-only ones: ${parts.allowPrefixes.map((prefix) => `\`${prefix}\``).join(", ")}.`

@@ -78,6 +78,7 @@ export function createSession(options: SessionOptions): Session {
       : options.budgets;
   const systemPrompt = buildSystemPrompt({
     mode: options.mode,
+    readOnly: isReadOnly,
     approvalMode: isReadOnly ? "never" : options.approvalMode,
     toolNames: registry.definitions().map((definition) => definition.function.name),
     maxTurns: budgets.maxTurns,

@@ -1,0 +1,144 @@
+import { execFile } from "node:child_process";
+import { access, constants } from "node:fs/promises";
+import { promisify } from "node:util";
+import { loadOperatorConfig } from "../config/load-operator-config.js";
+import { readModelEnvironment } from "../model/read-model-environment.js";
+import { ensurePrivateDir, resolveDataDir } from "../persistence/resolve-data-dir.js";
+import { detectSandbox } from "../sandbox/detect-sandbox.js";
+import { readSandboxMode } from "../sandbox/sandbox-mode.js";
+
+export interface DoctorCheck {
+  readonly name: string;
+  readonly status: "ok" | "warning" | "problem";
+  readonly detail: string;
+  /** How to fix it, for anything not ok. */
+  readonly fix?: string;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** What `agentforge doctor` checks: git, sandbox, model settings, operator config, data dir, Node. */
+export async function runDoctorChecks(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
+  return Promise.all([
+    checkNode(),
+    checkGit(),
+    checkSandbox(env),
+    checkModel(env),
+    checkConfig(env),
+    checkDataDir(env),
+  ]);
+}
+
+function checkNode(): DoctorCheck {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  const isSupported = major > 20 || (major === 20 && minor >= 18);
+  return isSupported
+    ? { name: "node", status: "ok", detail: `Node ${process.versions.node}` }
+    : {
+        name: "node",
+        status: "problem",
+        detail: `Node ${process.versions.node} is too old`,
+        fix: "Install Node 20.18 or newer.",
+      };
+}
+
+// git is probed directly: doctor must work even when the sandbox does not.
+async function checkGit(): Promise<DoctorCheck> {
+  try {
+    const { stdout } = await execFileAsync("git", ["--version"], { timeout: 10_000 });
+    return { name: "git", status: "ok", detail: stdout.trim() };
+  } catch (error) {
+    return {
+      name: "git",
+      status: "problem",
+      detail: `git cannot run (${error instanceof Error ? error.message : String(error)})`,
+      fix: "Install git (Debian/Ubuntu: apt-get install -y git).",
+    };
+  }
+}
+
+async function checkSandbox(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+  const mode = readSandboxMode(env);
+  if (!mode.success)
+    return {
+      name: "sandbox",
+      status: "problem",
+      detail: mode.error,
+      fix: "Set AGENTFORGE_SANDBOX to bwrap or none.",
+    };
+  if (mode.value === "none") {
+    return {
+      name: "sandbox",
+      status: "warning",
+      detail: "AGENTFORGE_SANDBOX=none: shell commands run WITHOUT isolation",
+      fix: "Unset AGENTFORGE_SANDBOX and install bubblewrap to sandbox commands.",
+    };
+  }
+  const detection = await detectSandbox({ env });
+  if (!detection.available) {
+    return {
+      name: "sandbox",
+      status: "problem",
+      detail: `bubblewrap cannot run: ${detection.problem ?? "unknown"}; shell commands will be refused`,
+      ...(detection.fix ? { fix: detection.fix } : {}),
+    };
+  }
+  return {
+    name: "sandbox",
+    status: "ok",
+    detail:
+      `bubblewrap ${detection.version ?? ""} (process limit: ${detection.processLimit ?? "unknown"})`.trim(),
+  };
+}
+
+function checkModel(env: NodeJS.ProcessEnv): DoctorCheck {
+  const model = readModelEnvironment(env);
+  if (!model.success)
+    return { name: "model", status: "problem", detail: model.error, fix: "Fix the variable named above." };
+  const { apiKey, baseURL } = model.value;
+  if (!apiKey && !baseURL) {
+    return {
+      name: "model",
+      status: "problem",
+      detail: "no OPENAI_API_KEY and no OPENAI_BASE_URL",
+      fix: "Set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (try `agentforge mock-model`).",
+    };
+  }
+  return {
+    name: "model",
+    status: "ok",
+    detail: `${model.value.model} at ${baseURL ?? "the OpenAI API"}${model.value.fallbackModels.length > 0 ? `; fallbacks ${model.value.fallbackModels.join(", ")}` : ""}`,
+  };
+}
+
+async function checkConfig(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+  const loaded = await loadOperatorConfig(env.AGENTFORGE_CONFIG);
+  if (!loaded.success)
+    return {
+      name: "config",
+      status: "problem",
+      detail: loaded.error,
+      fix: "Fix the key named above in the operator config.",
+    };
+  return {
+    name: "config",
+    status: "ok",
+    detail: loaded.path ? `${loaded.path} (digest ${loaded.digest})` : "no AGENTFORGE_CONFIG: defaults",
+  };
+}
+
+async function checkDataDir(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+  const dir = resolveDataDir(env);
+  try {
+    await ensurePrivateDir(dir);
+    await access(dir, constants.W_OK);
+    return { name: "data dir", status: "ok", detail: dir };
+  } catch (error) {
+    return {
+      name: "data dir",
+      status: "problem",
+      detail: `${dir} is not writable (${error instanceof Error ? error.message : String(error)})`,
+      fix: "Set AGENTFORGE_DATA_DIR to a writable folder.",
+    };
+  }
+}

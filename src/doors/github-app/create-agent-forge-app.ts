@@ -1,0 +1,109 @@
+import type { ApplicationFunction, Context, Probot } from "probot";
+import { createRedactor } from "../../core/safety/create-redactor.js";
+import type { TaskQueue } from "../../queue/task-queue.js";
+import type { GitHubTask } from "./github-task.js";
+import type { DoorLogger } from "./github-logger.js";
+import { handleCommentCommand } from "./handle-comment-command.js";
+import { handleIssueLabeled } from "./handle-issue-labeled.js";
+import { handlePullRequestEvent } from "./handle-pull-request-event.js";
+import { toIntakeEvent, type IntakeDependencies } from "./intake-context.js";
+import {
+  issueCommentPayloadSchema,
+  parseWebhookPayload,
+  reviewCommentPayloadSchema,
+} from "./webhook-payloads.js";
+
+export interface AgentForgeAppDependencies {
+  readonly queue: TaskQueue<GitHubTask>;
+  /** The app's login without `[bot]`; the mention users type. */
+  readonly appSlug?: string;
+  /** Applied to everything intake posts. Defaults to the pattern-based redactor. */
+  readonly redact?: (text: string) => string;
+  readonly now?: () => number;
+  readonly logger?: DoorLogger;
+}
+
+/**
+ * The Probot app: intake only. Each handler checks, records a durable task and acknowledges;
+ * the work itself runs in a worker (see `runGitHubTaskWorkers`), after the webhook is answered.
+ */
+function defaultRedact(): (text: string) => string {
+  const redactor = createRedactor();
+  return (text) => redactor.redact(text);
+}
+
+export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): ApplicationFunction {
+  return (app: Probot) => {
+    const deps: IntakeDependencies = {
+      queue: dependencies.queue,
+      appSlug: dependencies.appSlug ?? "agentforge",
+      redact: dependencies.redact ?? defaultRedact(),
+      now: dependencies.now ?? Date.now,
+      logger: dependencies.logger ?? app.log,
+    };
+
+    app.on("issue_comment.created", async (context: Context<"issue_comment.created">) => {
+      const event = toIntakeEvent(context);
+      const payload = parseWebhookPayload(issueCommentPayloadSchema, event.name, event.payload);
+      const owner = payload.repository.owner.login;
+      const repo = payload.repository.name;
+      const isPullRequest = payload.issue.pull_request !== undefined && payload.issue.pull_request !== null;
+      await handleCommentCommand(
+        event,
+        {
+          source: {
+            kind: "issue-comment",
+            owner,
+            repo,
+            issueNumber: payload.issue.number,
+            commentId: payload.comment.id,
+          },
+          number: payload.issue.number,
+          isPullRequest,
+          body: payload.comment.body ?? "",
+          author: payload.comment.user ?? payload.sender,
+          headSha: null,
+          reviewComment: null,
+          installationId: payload.installation.id,
+        },
+        deps,
+      );
+    });
+
+    app.on(
+      "pull_request_review_comment.created",
+      async (context: Context<"pull_request_review_comment.created">) => {
+        const event = toIntakeEvent(context);
+        const payload = parseWebhookPayload(reviewCommentPayloadSchema, event.name, event.payload);
+        const owner = payload.repository.owner.login;
+        const repo = payload.repository.name;
+        const pullNumber = payload.pull_request.number;
+        await handleCommentCommand(
+          event,
+          {
+            source: { kind: "review-comment", owner, repo, pullNumber, commentId: payload.comment.id },
+            number: pullNumber,
+            isPullRequest: true,
+            body: payload.comment.body ?? "",
+            author: payload.comment.user ?? payload.sender,
+            headSha: payload.pull_request.head.sha,
+            reviewComment: { path: payload.comment.path, line: payload.comment.line ?? null },
+            installationId: payload.installation.id,
+          },
+          deps,
+        );
+      },
+    );
+
+    app.on(
+      ["pull_request.opened", "pull_request.ready_for_review", "pull_request.synchronize"],
+      async (context) => {
+        await handlePullRequestEvent(toIntakeEvent(context), deps);
+      },
+    );
+
+    app.on("issues.labeled", async (context) => {
+      await handleIssueLabeled(toIntakeEvent(context), deps);
+    });
+  };
+}

@@ -1,0 +1,118 @@
+import type { ProbotOctokit } from "probot";
+import type { DoorLogger } from "./github-logger.js";
+
+export interface ProgressComment {
+  /** Posts the comment (or edits it if it exists). */
+  start(text: string): Promise<void>;
+  /** Edits the comment; edits closer than the interval are merged and the latest text wins. */
+  update(text: string): Promise<void>;
+  /** Posts the final text at once, after any edit in flight; never dropped by the throttle. */
+  finish(text: string): Promise<void>;
+  readonly commentId: number | null;
+}
+
+export interface ProgressCommentOptions {
+  readonly owner: string;
+  readonly repo: string;
+  readonly issueNumber: number;
+  /** Everything posted passes through here first (secrets must never reach GitHub). */
+  readonly redact?: (text: string) => string;
+  readonly minIntervalMs?: number;
+  readonly logger?: DoorLogger;
+}
+
+/**
+ * One comment edited in place as a run goes. GitHub limits content-creating requests, so
+ * intermediate updates are throttled to one edit per interval; the final text always lands.
+ */
+export function createProgressComment(
+  octokit: Pick<ProbotOctokit, "request">,
+  options: ProgressCommentOptions,
+): ProgressComment {
+  const redact = options.redact ?? ((text: string) => text);
+  const minIntervalMs = options.minIntervalMs ?? 2000;
+  let commentId: number | null = null;
+  let lastWriteAt = Number.NEGATIVE_INFINITY;
+  let pendingText: string | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let isFinished = false;
+  // Every request runs in order, so an older text can never overwrite a newer one.
+  let chain: Promise<void> = Promise.resolve();
+
+  async function write(text: string): Promise<void> {
+    const body = redact(text);
+    // Spacing is measured from the end of the previous write, so a slow request still leaves a gap.
+    try {
+      await send(body);
+    } finally {
+      lastWriteAt = Date.now();
+    }
+  }
+
+  async function send(body: string): Promise<void> {
+    if (commentId === null) {
+      const response = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        owner: options.owner,
+        repo: options.repo,
+        issue_number: options.issueNumber,
+        body,
+      });
+      commentId = Number(response.data.id);
+      return;
+    }
+    await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+      owner: options.owner,
+      repo: options.repo,
+      comment_id: commentId,
+      body,
+    });
+  }
+
+  function enqueueWrite(text: string): Promise<void> {
+    const next = chain.then(() => write(text));
+    chain = next.catch((error: unknown) => {
+      options.logger?.warn(
+        { err: error, issueNumber: options.issueNumber },
+        "progress comment update failed",
+      );
+    });
+    return next;
+  }
+
+  function flushPending(): Promise<void> {
+    timer = null;
+    if (pendingText === null || isFinished) return Promise.resolve();
+    const text = pendingText;
+    pendingText = null;
+    void enqueueWrite(text);
+    // Intermediate updates are best effort: a failure is logged by the chain and not thrown.
+    return chain;
+  }
+
+  return {
+    get commentId() {
+      return commentId;
+    },
+    start(text) {
+      return enqueueWrite(text);
+    },
+    update(text) {
+      if (isFinished) return Promise.resolve();
+      pendingText = text;
+      const waitMs = lastWriteAt + minIntervalMs - Date.now();
+      if (waitMs <= 0 && timer === null) return flushPending();
+      if (timer === null) {
+        timer = setTimeout(() => void flushPending(), Math.max(0, waitMs));
+        timer.unref();
+      }
+      return Promise.resolve();
+    },
+    finish(text) {
+      isFinished = true;
+      pendingText = null;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      return enqueueWrite(text);
+    },
+  };
+}

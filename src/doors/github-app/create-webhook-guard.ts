@@ -1,0 +1,142 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+export interface WebhookGuardOptions {
+  readonly path: string;
+  readonly secret: string;
+  /** GitHub caps webhook payloads at 25 MB; anything larger is not from GitHub. */
+  readonly maxBodyBytes?: number;
+  /** Real payloads nest a dozen levels; a deep one is an attack on recursive code downstream. */
+  readonly maxDepth?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 25 * 1024 * 1024;
+export const DEFAULT_MAX_DEPTH = 64;
+
+/** `request.body` as a string is what @octokit/webhooks' node middleware reads instead of the stream. */
+type RequestWithBody = IncomingMessage & { body?: string };
+
+function reject(response: ServerResponse, status: number, message: string): true {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify({ error: message }));
+  return true;
+}
+
+/**
+ * Answers 413 at once, then discards what the sender is still writing. Closing the socket
+ * while data is in flight makes the kernel reset it, and a reset can drop the 413 before the
+ * sender reads it. Past a hard cap the socket is destroyed anyway; the server's request
+ * timeout bounds a sender that never stops.
+ */
+function rejectTooLarge(request: IncomingMessage, response: ServerResponse, limit: number): true {
+  let discarded = 0;
+  request.removeAllListeners("data");
+  request.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limit * 4) request.destroy();
+  });
+  request.resume();
+  return reject(response, 413, `payload larger than ${limit} bytes`);
+}
+
+/**
+ * Checks a webhook request before Probot sees it: size (413 before the body is read in full),
+ * signature (before anything is parsed), nesting depth, JSON syntax, and that the payload is an
+ * object. Returns true when it answered the request; false to pass it on with `request.body`
+ * set, so the body is read once.
+ */
+export function createWebhookGuard(
+  options: WebhookGuardOptions,
+): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  return async (request, response) => {
+    if (request.method !== "POST" || pathnameOf(request.url) !== options.path) return false;
+    const declared = Number(request.headers["content-length"] ?? "0");
+    if (Number.isFinite(declared) && declared > maxBodyBytes)
+      return rejectTooLarge(request, response, maxBodyBytes);
+    const body = await readBody(request, maxBodyBytes);
+    if (body === null) return rejectTooLarge(request, response, maxBodyBytes);
+    const signature = request.headers["x-hub-signature-256"];
+    if (typeof signature !== "string" || signature.length === 0) {
+      return reject(response, 400, "missing X-Hub-Signature-256 header");
+    }
+    if (!isValidSignature(options.secret, body, signature))
+      return reject(response, 401, "signature does not match");
+    const text = body.toString("utf8");
+    if (exceedsDepth(text, maxDepth))
+      return reject(response, 400, `payload nested deeper than ${maxDepth} levels`);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return reject(response, 400, `payload is not valid JSON: ${reason}`);
+    }
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+      return reject(response, 400, "payload is not a JSON object");
+    }
+    (request as RequestWithBody).body = text;
+    return false;
+  };
+}
+
+function pathnameOf(url: string | undefined): string | null {
+  try {
+    return new URL(url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
+  } catch {
+    return null;
+  }
+}
+
+/** Reads at most `limit` bytes; null (and the rest discarded) when the body is larger. */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let isOverLimit = false;
+    request.on("data", (chunk: Buffer) => {
+      if (isOverLimit) return;
+      size += chunk.length;
+      if (size > limit) {
+        isOverLimit = true;
+        chunks.length = 0;
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => {
+      if (!isOverLimit) resolve(Buffer.concat(chunks));
+    });
+    request.on("error", reject);
+  });
+}
+
+function isValidSignature(secret: string, body: Buffer, signature: string): boolean {
+  const expected = Buffer.from(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`);
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Counts bracket depth outside strings in one pass, without building anything. */
+export function exceedsDepth(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let isInString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (isInString) {
+      if (code === 0x5c)
+        index += 1; // backslash: skip the escaped character
+      else if (code === 0x22) isInString = false;
+    } else if (code === 0x22) {
+      isInString = true;
+    } else if (code === 0x7b || code === 0x5b) {
+      depth += 1;
+      if (depth > maxDepth) return true;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth -= 1;
+    }
+  }
+  return false;
+}

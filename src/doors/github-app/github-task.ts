@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+const commandSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("fix"), instructions: z.string().optional() }),
+  z.object({ kind: z.literal("plan"), instructions: z.string().optional() }),
+  z.object({ kind: z.literal("review") }),
+  z.object({ kind: z.literal("request"), text: z.string() }),
+]);
+
+/**
+ * The durable record of one piece of work, written by intake and read by a worker. It holds
+ * identifiers only, never a token: the worker asks for a fresh installation token itself.
+ */
+export const githubTaskSchema = z.object({
+  deliveryId: z.string().min(1),
+  /** `issue_comment.created`, `pull_request.synchronize`, ... */
+  eventName: z.string().min(1),
+  installationId: z.number().int().positive(),
+  owner: z.string().min(1),
+  repo: z.string().min(1),
+  /** The issue or pull request number. */
+  number: z.number().int().positive(),
+  isPullRequest: z.boolean(),
+  command: commandSchema,
+  trigger: z.enum(["comment", "review-comment", "label", "pull-request"]),
+  requester: z.string().min(1),
+  commentId: z.number().int().positive().nullable(),
+  /** Known for pull request events; a worker resolves it for comments on pull requests. */
+  headSha: z.string().nullable(),
+  /** For `synchronize`: the head before the push, so only new commits are reviewed. */
+  beforeSha: z.string().nullable(),
+  /** For a comment on a diff line. */
+  reviewComment: z.object({ path: z.string(), line: z.number().int().nullable() }).nullable(),
+  receivedAt: z.number(),
+});
+
+export type GitHubTask = z.output<typeof githubTaskSchema>;
+export type TaskCommand = GitHubTask["command"];
+
+export function decodeGitHubTask(value: unknown): GitHubTask {
+  return githubTaskSchema.parse(value);
+}
+
+/** The serialisation key: one running and one waiting task per issue or pull request. */
+export function taskKeyOf(target: {
+  readonly owner: string;
+  readonly repo: string;
+  readonly number: number;
+}): string {
+  return `${target.owner}/${target.repo}#${target.number}`.toLowerCase();
+}

@@ -1,0 +1,150 @@
+import { authorizeCommenter, isBotSender, meetsPermission } from "./authorize-commenter.js";
+import { explainConfigProblem } from "./explain-config-problem.js";
+import { addEyesReaction, postReply, type CommandSource } from "./github-replies.js";
+import { taskKeyOf, type GitHubTask } from "./github-task.js";
+import { helpText } from "./help-text.js";
+import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
+import { parseCommand } from "./parse-command.js";
+import { readRepositoryConfig } from "./read-repository-config.js";
+
+export interface CommentCommandInput {
+  readonly source: Extract<CommandSource, { kind: "issue-comment" | "review-comment" }>;
+  readonly number: number;
+  readonly isPullRequest: boolean;
+  readonly body: string;
+  readonly author: { readonly login: string; readonly type?: string | undefined };
+  readonly headSha: string | null;
+  readonly reviewComment: GitHubTask["reviewComment"];
+  readonly installationId: number;
+}
+
+export type IntakeDecision =
+  | "ignored-bot"
+  | "no-mention"
+  | "redelivery"
+  | "unauthorized"
+  | "config-invalid"
+  | "answered"
+  | "enqueued"
+  | "duplicate";
+
+/**
+ * Intake for a comment: decide, record, acknowledge. No agent work happens here; the webhook
+ * is answered as soon as the task is durable.
+ */
+export async function handleCommentCommand(
+  event: IntakeEvent,
+  input: CommentCommandInput,
+  deps: IntakeDependencies,
+): Promise<IntakeDecision> {
+  const { owner, repo } = input.source;
+  const log = { delivery: event.id, owner, repo, number: input.number, requester: input.author.login };
+  // Bots first, before any request: their text may be assembled from anyone's input.
+  if (isBotSender(input.author)) return "ignored-bot";
+  const parsed = parseCommand(input.body, deps.appSlug);
+  if (parsed === null) return "no-mention";
+  if (await deps.queue.hasDelivery(event.id)) {
+    deps.logger.info(log, "redelivered webhook ignored");
+    return "redelivery";
+  }
+  // "write" is the lowest level the config may set; the configured level is checked below.
+  const authorization = await authorizeCommenter(event.octokit, {
+    owner,
+    repo,
+    username: input.author.login,
+    senderType: input.author.type,
+    minimumPermission: "write",
+    logger: deps.logger,
+  });
+  if (!authorization.authorized) {
+    deps.logger.info(
+      { ...log, reason: authorization.reason },
+      "command from an unauthorized commenter ignored",
+    );
+    return "unauthorized";
+  }
+  const config = await readRepositoryConfig(event);
+  if (!config.success) {
+    if (await deps.queue.rememberDelivery(event.id)) {
+      await postReply(event.octokit, input.source, explainConfigProblem(config), deps.redact);
+    }
+    deps.logger.warn({ ...log, problem: config.error.kind }, "repository config stops the command");
+    return "config-invalid";
+  }
+  if (!meetsPermission(authorization.permission, config.value.trigger.min_permission)) {
+    deps.logger.info(
+      { ...log, required: config.value.trigger.min_permission },
+      "commenter below the configured level",
+    );
+    return "unauthorized";
+  }
+  const answer = async (text: string): Promise<IntakeDecision> => {
+    if (await deps.queue.rememberDelivery(event.id))
+      await postReply(event.octokit, input.source, text, deps.redact);
+    return "answered";
+  };
+  if (!parsed.success)
+    return answer(`I did not understand that: ${parsed.error.message}.\n\n${helpText(deps.appSlug)}`);
+
+  const command = parsed.value;
+  const key = taskKeyOf({ owner, repo, number: input.number });
+  switch (command.kind) {
+    case "help":
+      return answer(helpText(deps.appSlug));
+    case "stop": {
+      const result = await deps.queue.cancel(key);
+      const count = result.cancelledTaskIds.length;
+      return answer(
+        count === 0
+          ? "There was nothing to stop here."
+          : `Stopped: cancelled ${count} task${count === 1 ? "" : "s"}${result.wasRunning ? ", including the running one" : ""}.`,
+      );
+    }
+    case "review":
+    case "request":
+      if (!input.isPullRequest) {
+        const what = command.kind === "review" ? "A review" : "A free-form request";
+        return answer(
+          `${what} works on pull requests. On an issue, use \`@${deps.appSlug} fix\` or \`@${deps.appSlug} plan\`.\n\n${helpText(deps.appSlug)}`,
+        );
+      }
+      break;
+    case "fix":
+    case "plan":
+      break;
+  }
+  const result = await deps.queue.enqueue({
+    deliveryId: event.id,
+    key,
+    installationId: input.installationId,
+    payload: {
+      deliveryId: event.id,
+      eventName: event.name,
+      installationId: input.installationId,
+      owner,
+      repo,
+      number: input.number,
+      isPullRequest: input.isPullRequest,
+      command,
+      trigger: input.source.kind === "review-comment" ? "review-comment" : "comment",
+      requester: input.author.login,
+      commentId: input.source.commentId,
+      headSha: input.headSha,
+      beforeSha: null,
+      reviewComment: input.reviewComment,
+      receivedAt: deps.now(),
+    },
+  });
+  if (!result.accepted) return "duplicate";
+  deps.logger.info(
+    { ...log, taskId: result.taskId, reason: result.reason, command: command.kind },
+    "task enqueued",
+  );
+  try {
+    await addEyesReaction(event.octokit, input.source);
+  } catch (error) {
+    // The task is durable already; a missing reaction must not fail the delivery into a retry.
+    deps.logger.warn({ ...log, err: error }, "could not add the acknowledgement reaction");
+  }
+  return "enqueued";
+}

@@ -1,0 +1,79 @@
+import { authorizeCommenter, isBotSender } from "./authorize-commenter.js";
+import { addEyesReaction } from "./github-replies.js";
+import { taskKeyOf } from "./github-task.js";
+import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
+import { readRepositoryConfig } from "./read-repository-config.js";
+import { issuesLabeledPayloadSchema, parseWebhookPayload } from "./webhook-payloads.js";
+
+export type LabeledDecision =
+  "ignored-bot" | "redelivery" | "config-invalid" | "other-label" | "unauthorized" | "enqueued" | "duplicate";
+
+/**
+ * `issues.labeled` with the repository's trigger label: a fix on an issue, a review on a pull
+ * request. Whoever added the label must hold the configured permission (triage can label).
+ */
+export async function handleIssueLabeled(
+  event: IntakeEvent,
+  deps: IntakeDependencies,
+): Promise<LabeledDecision> {
+  const payload = parseWebhookPayload(issuesLabeledPayloadSchema, event.name, event.payload);
+  const owner = payload.repository.owner.login;
+  const repo = payload.repository.name;
+  const number = payload.issue.number;
+  const log = { delivery: event.id, owner, repo, number, label: payload.label?.name };
+  if (isBotSender(payload.sender)) return "ignored-bot";
+  if (payload.label === undefined) return "other-label";
+  if (await deps.queue.hasDelivery(event.id)) return "redelivery";
+  const config = await readRepositoryConfig(event);
+  if (!config.success) {
+    // Any label event would repeat a comment here; the log says why nothing ran.
+    deps.logger.warn({ ...log, problem: config.error.kind }, "repository config stops the label trigger");
+    return "config-invalid";
+  }
+  const trigger = config.value.trigger.label;
+  if (trigger === undefined || trigger.toLowerCase() !== payload.label.name.toLowerCase())
+    return "other-label";
+  const authorization = await authorizeCommenter(event.octokit, {
+    owner,
+    repo,
+    username: payload.sender.login,
+    senderType: payload.sender.type,
+    minimumPermission: config.value.trigger.min_permission,
+    logger: deps.logger,
+  });
+  if (!authorization.authorized) {
+    deps.logger.info({ ...log, reason: authorization.reason }, "trigger label added by an unauthorized user");
+    return "unauthorized";
+  }
+  const isPullRequest = payload.issue.pull_request !== undefined && payload.issue.pull_request !== null;
+  const result = await deps.queue.enqueue({
+    deliveryId: event.id,
+    key: taskKeyOf({ owner, repo, number }),
+    installationId: payload.installation.id,
+    payload: {
+      deliveryId: event.id,
+      eventName: event.name,
+      installationId: payload.installation.id,
+      owner,
+      repo,
+      number,
+      isPullRequest,
+      command: isPullRequest ? { kind: "review" } : { kind: "fix" },
+      trigger: "label",
+      requester: payload.sender.login,
+      commentId: null,
+      headSha: null,
+      beforeSha: null,
+      reviewComment: null,
+      receivedAt: deps.now(),
+    },
+  });
+  if (!result.accepted) return "duplicate";
+  deps.logger.info({ ...log, taskId: result.taskId, reason: result.reason }, "label trigger enqueued");
+  try {
+    await addEyesReaction(event.octokit, { kind: "issue", owner, repo, issueNumber: number });
+  } catch (error) {
+    deps.logger.warn({ ...log, err: error }, "could not add the acknowledgement reaction");
+  }
+  return "enqueued";
+}

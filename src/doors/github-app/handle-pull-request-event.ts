@@ -1,0 +1,73 @@
+import { isBotSender } from "./authorize-commenter.js";
+import { explainConfigProblem } from "./explain-config-problem.js";
+import { postReply } from "./github-replies.js";
+import { taskKeyOf } from "./github-task.js";
+import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
+import { readRepositoryConfig } from "./read-repository-config.js";
+import { parseWebhookPayload, pullRequestPayloadSchema } from "./webhook-payloads.js";
+
+export type PullRequestDecision =
+  | "ignored-bot"
+  | "redelivery"
+  | "config-invalid"
+  | "auto-review-off"
+  | "draft-skipped"
+  | "closed"
+  | "enqueued"
+  | "duplicate";
+
+/**
+ * `pull_request.opened|ready_for_review|synchronize`: an automatic review when the repository
+ * asks for one. Review is read-only, so a pull request from a fork may be reviewed too.
+ */
+export async function handlePullRequestEvent(
+  event: IntakeEvent,
+  deps: IntakeDependencies,
+): Promise<PullRequestDecision> {
+  const payload = parseWebhookPayload(pullRequestPayloadSchema, event.name, event.payload);
+  const owner = payload.repository.owner.login;
+  const repo = payload.repository.name;
+  const pull = payload.pull_request;
+  const log = { delivery: event.id, owner, repo, number: pull.number, action: payload.action };
+  // Includes this app pushing to its own branch: reviewing its own push would loop.
+  if (isBotSender(payload.sender)) return "ignored-bot";
+  if (pull.state !== "open") return "closed";
+  if (await deps.queue.hasDelivery(event.id)) return "redelivery";
+  const config = await readRepositoryConfig(event);
+  if (!config.success) {
+    // Say so once, when the pull request opens; every push would otherwise repeat it.
+    if (payload.action === "opened" && (await deps.queue.rememberDelivery(event.id))) {
+      const source = { kind: "issue" as const, owner, repo, issueNumber: pull.number };
+      await postReply(event.octokit, source, explainConfigProblem(config), deps.redact);
+    }
+    deps.logger.warn({ ...log, problem: config.error.kind }, "repository config stops the automatic review");
+    return "config-invalid";
+  }
+  if (!config.value.review.auto) return "auto-review-off";
+  if (pull.draft === true && !config.value.review.drafts) return "draft-skipped";
+  const result = await deps.queue.enqueue({
+    deliveryId: event.id,
+    key: taskKeyOf({ owner, repo, number: pull.number }),
+    installationId: payload.installation.id,
+    payload: {
+      deliveryId: event.id,
+      eventName: event.name,
+      installationId: payload.installation.id,
+      owner,
+      repo,
+      number: pull.number,
+      isPullRequest: true,
+      command: { kind: "review" },
+      trigger: "pull-request",
+      requester: payload.sender.login,
+      commentId: null,
+      headSha: pull.head.sha,
+      beforeSha: payload.action === "synchronize" ? (payload.before ?? null) : null,
+      reviewComment: null,
+      receivedAt: deps.now(),
+    },
+  });
+  if (!result.accepted) return "duplicate";
+  deps.logger.info({ ...log, taskId: result.taskId, reason: result.reason }, "automatic review enqueued");
+  return "enqueued";
+}

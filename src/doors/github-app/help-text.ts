@@ -1,0 +1,16 @@
+/** The answer to `@agentforge help`, and the tail of every "I did not understand" reply. */
+export function helpText(appSlug: string): string {
+  const name = `@${appSlug}`;
+  return [
+    `**${name} commands** (people with write access only):`,
+    "",
+    `- \`${name} fix this\` or \`${name} fix <instructions>\` on an issue: make the change and open a pull request.`,
+    `- \`${name} plan\` or \`${name} plan <instructions>\`: post a plan as a comment, change nothing.`,
+    `- \`${name} review\` on a pull request: review the diff with comments on the lines.`,
+    `- \`${name} <request>\` on a pull request: change the pull request branch, or answer.`,
+    `- \`${name} stop\`: cancel the running or waiting task here.`,
+    `- \`${name} help\`: this list.`,
+    "",
+    "Settings live in `.github/agentforge.yml` on the default branch.",
+  ].join("\n");
+}

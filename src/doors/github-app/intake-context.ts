@@ -1,0 +1,46 @@
+import type { Context, ProbotOctokit } from "probot";
+import type { TaskQueue } from "../../queue/task-queue.js";
+import type { GitHubTask } from "./github-task.js";
+import type { DoorLogger } from "./github-logger.js";
+
+/** The parts of a Probot context intake uses; small enough to build in a test. */
+export interface IntakeEvent {
+  /** The delivery id (`X-GitHub-Delivery`); GitHub reuses it when it redelivers. */
+  readonly id: string;
+  /** With the action, e.g. `issue_comment.created`. */
+  readonly name: string;
+  readonly payload: unknown;
+  readonly octokit: ProbotOctokit;
+  readonly config: Context["config"];
+}
+
+export interface IntakeDependencies {
+  readonly queue: TaskQueue<GitHubTask>;
+  readonly appSlug: string;
+  readonly redact: (text: string) => string;
+  readonly now: () => number;
+  readonly logger: DoorLogger;
+}
+
+export function toIntakeEvent(context: Context): IntakeEvent {
+  return {
+    id: context.id,
+    name: fullEventName(context.name, context.payload),
+    payload: context.payload,
+    octokit: context.octokit,
+    config: (fileName, defaultConfig, deepMergeOptions) =>
+      context.config(fileName, defaultConfig, deepMergeOptions),
+  };
+}
+
+function fullEventName(name: string, payload: unknown): string {
+  if (
+    typeof payload === "object" &&
+    payload !== null &&
+    "action" in payload &&
+    typeof payload.action === "string"
+  ) {
+    return `${name}.${payload.action}`;
+  }
+  return name;
+}

@@ -1,0 +1,46 @@
+import type { ProbotOctokit } from "probot";
+import type { GitHubTask } from "./github-task.js";
+import type { ProgressComment } from "./create-progress-comment.js";
+
+/** A task as a worker sees it: the intake record plus its place in the queue. */
+export type QueuedTask = GitHubTask & {
+  readonly taskId: string;
+  /** 1 on the first run; higher after a retry or after a worker died mid-task. */
+  readonly attempt: number;
+  readonly maxAttempts: number;
+};
+
+export type TaskOutcomeStatus =
+  | "pull-request-opened"
+  | "pull-request-updated"
+  | "plan-posted"
+  | "review-posted"
+  | "answered"
+  | "no-change"
+  | "failed";
+
+/** What a finished task reports; stored with the task, so it must stay plain JSON. */
+export interface TaskOutcome {
+  readonly status: TaskOutcomeStatus;
+  /** One line for logs and metrics. */
+  readonly summary: string;
+  readonly url?: string;
+  readonly pullRequestNumber?: number;
+  readonly totalTokens?: number;
+  readonly costUsd?: number;
+}
+
+export interface TaskHandlerContext {
+  /** Authenticated as the installation; its token never reaches the sandbox. */
+  readonly octokit: ProbotOctokit;
+  /** Aborted when the task is cancelled (`@agentforge stop`) or its lease is lost. */
+  readonly signal: AbortSignal;
+  /** The one comment edited in place as the run goes. */
+  readonly progress: ProgressComment;
+}
+
+/**
+ * Does the work of one task: checkout, agent run, pull request, plan or review. Throw an error
+ * with `retryable: true` for a transient failure (rate limit, network) to be tried again.
+ */
+export type TaskHandler = (task: QueuedTask, context: TaskHandlerContext) => Promise<TaskOutcome>;

@@ -1,0 +1,116 @@
+/**
+ * The one queue interface. Two engines implement it: the embedded store (SQLite, one machine,
+ * durable on disk) and a Redis engine for many workers. Both give the same guarantees:
+ * deduplication by delivery id; per key at most one running and one waiting task (a newer
+ * request replaces the waiting one); a global and a per-installation concurrency limit;
+ * retries with backoff; and recovery of tasks whose worker stopped heartbeating.
+ */
+
+export type TaskState = "queued" | "running" | "completed" | "failed" | "cancelled" | "superseded";
+
+export const TASK_STATES: readonly TaskState[] = [
+  "queued",
+  "running",
+  "completed",
+  "failed",
+  "cancelled",
+  "superseded",
+];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export interface TaskInput<TPayload> {
+  /** Unique per webhook delivery; a second task with the same id is refused. */
+  readonly deliveryId: string;
+  /** Serialisation key, e.g. `owner/repo#12`: one running and one waiting task per key. */
+  readonly key: string;
+  readonly installationId: number;
+  readonly payload: TPayload;
+  /** Overrides the queue's default number of attempts for this task. */
+  readonly maxAttempts?: number;
+}
+
+export type EnqueueReason = "enqueued" | "duplicate-delivery" | "replaced-waiting";
+
+export interface EnqueueResult {
+  readonly accepted: boolean;
+  readonly reason: EnqueueReason;
+  /** The new task; for a duplicate, the task first made from that delivery (null if none was). */
+  readonly taskId: string | null;
+  /** Set when reason is `replaced-waiting`: the waiting task now marked `superseded`. */
+  readonly replacedTaskId?: string;
+}
+
+/**
+ * Proof that a worker holds a task. Calls that change a running task take it, so a worker whose
+ * lease expired (and whose task was handed to another worker) cannot complete it twice.
+ */
+export interface TaskLease {
+  readonly taskId: string;
+  readonly leaseToken: string;
+}
+
+export interface ClaimedTask<TPayload> extends TaskLease {
+  readonly key: string;
+  readonly deliveryId: string;
+  readonly installationId: number;
+  /** 1 on the first run; kept across lease-expiry recoveries. */
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  readonly payload: TPayload;
+  readonly enqueuedAt: number;
+  readonly leaseExpiresAt: number;
+}
+
+export interface TaskRecord<TPayload> {
+  readonly taskId: string;
+  readonly key: string;
+  readonly deliveryId: string;
+  readonly installationId: number;
+  readonly state: TaskState;
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly payload: TPayload;
+  readonly enqueuedAt: number;
+  readonly availableAt: number;
+  readonly finishedAt: number | null;
+  readonly outcome: JsonValue | null;
+  readonly lastError: string | null;
+}
+
+export type FailResult =
+  | { readonly state: "queued"; readonly retryAt: number }
+  | { readonly state: "failed" }
+  /** The retry gave way to a newer request for the same key. */
+  | { readonly state: "superseded" }
+  /** The lease was no longer held (cancelled, or recovered by another worker). */
+  | { readonly state: "lease-lost" };
+
+export interface CancelResult {
+  readonly cancelledTaskIds: readonly string[];
+  readonly wasRunning: boolean;
+}
+
+export type QueueStats = Readonly<Record<TaskState, number>>;
+
+export interface TaskQueue<TPayload> {
+  enqueue(task: TaskInput<TPayload>): Promise<EnqueueResult>;
+  /** Takes the oldest runnable task, or null when none may start now. */
+  claim(workerId: string): Promise<ClaimedTask<TPayload> | null>;
+  /** Returns false when the lease was lost (the task was cancelled or given to another worker). */
+  complete(lease: TaskLease, outcome: JsonValue): Promise<boolean>;
+  fail(lease: TaskLease, error: string, options: { readonly retryable: boolean }): Promise<FailResult>;
+  /** Extends the lease. False means stop working on it: it was cancelled or the lease was lost. */
+  heartbeat(lease: TaskLease): Promise<boolean>;
+  /** Cancels the waiting and the running task of a key. */
+  cancel(key: string): Promise<CancelResult>;
+  /** In-process notification of cancellations, so a local worker can abort at once. */
+  onCancel(listener: (taskId: string) => void): () => void;
+  /** True when this delivery id was already accepted (as a task or as an immediate answer). */
+  hasDelivery(deliveryId: string): Promise<boolean>;
+  /** Records a delivery answered without a task (help, stop); false when it was already seen. */
+  rememberDelivery(deliveryId: string): Promise<boolean>;
+  get(taskId: string): Promise<TaskRecord<TPayload> | null>;
+  stats(): Promise<QueueStats>;
+  close(): Promise<void>;
+}

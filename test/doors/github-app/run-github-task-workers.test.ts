@@ -1,0 +1,134 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import nock from "nock";
+import { decodeGitHubTask, type GitHubTask } from "../../../src/doors/github-app/github-task.js";
+import { runGitHubTaskWorkers } from "../../../src/doors/github-app/run-github-task-workers.js";
+import type { QueuedTask } from "../../../src/doors/github-app/task-types.js";
+import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
+import type { TaskQueue } from "../../../src/queue/task-queue.js";
+import { API, createRecordingLogger, TestOctokit } from "./github-app-test-helpers.js";
+
+function taskFor(number: number): GitHubTask {
+  return {
+    deliveryId: `d-${number}`,
+    eventName: "issue_comment.created",
+    installationId: 1,
+    owner: "o",
+    repo: "r",
+    number,
+    isPullRequest: false,
+    command: { kind: "fix" },
+    trigger: "comment",
+    requester: "octocat",
+    commentId: 1,
+    headSha: null,
+    beforeSha: null,
+    reviewComment: null,
+    receivedAt: 0,
+  };
+}
+
+async function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("runGitHubTaskWorkers", () => {
+  let dir: string;
+  let queue: TaskQueue<GitHubTask>;
+  beforeEach(async () => {
+    nock.disableNetConnect();
+    dir = await mkdtemp(join(tmpdir(), "agentforge-workers-"));
+    queue = createSqliteTaskQueue({ filePath: join(dir, "q.sqlite"), decodePayload: decodeGitHubTask });
+  });
+  afterEach(async () => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    await queue.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("hands the task, an installation octokit and a progress comment to the handler, and stores its outcome", async () => {
+    const scope = nock(API)
+      .post("/repos/o/r/issues/3/comments", { body: "Working on it" })
+      .reply(201, { id: 77 })
+      .patch("/repos/o/r/issues/comments/77", { body: "Opened #4" })
+      .reply(200, {});
+    const { taskId } = await queue.enqueue({
+      deliveryId: "d-3",
+      key: "o/r#3",
+      installationId: 1,
+      payload: taskFor(3),
+    });
+    const seen: QueuedTask[] = [];
+    const controller = new AbortController();
+    const installations: number[] = [];
+    const loop = runGitHubTaskWorkers({
+      queue,
+      concurrency: 1,
+      signal: controller.signal,
+      pollMs: 5,
+      redact: (text) => text,
+      logger: createRecordingLogger(),
+      getInstallationOctokit: (id) => {
+        installations.push(id);
+        return Promise.resolve(new TestOctokit({ auth: "installation-token" }));
+      },
+      handler: async (task, { progress }) => {
+        seen.push(task);
+        await progress.start("Working on it");
+        await progress.finish("Opened #4");
+        return { status: "pull-request-opened", summary: "opened #4", pullRequestNumber: 4 };
+      },
+    });
+    await waitUntil(async () => (await queue.stats()).completed === 1);
+    controller.abort();
+    await loop;
+    expect(installations).toEqual([1]);
+    expect(seen[0]).toMatchObject({ taskId, attempt: 1, number: 3, command: { kind: "fix" } });
+    expect((await queue.get(taskId!))?.outcome).toEqual({
+      status: "pull-request-opened",
+      summary: "opened #4",
+      pullRequestNumber: 4,
+    });
+    expect(scope.pendingMocks()).toStrictEqual([]);
+  });
+
+  it("ends a task that throws with a comment that says so, redacted", async () => {
+    const bodies: string[] = [];
+    nock(API)
+      .post("/repos/o/r/issues/5/comments", (body: { body: string }) => {
+        bodies.push(body.body);
+        return true;
+      })
+      .reply(201, { id: 78 });
+    const { taskId } = await queue.enqueue({
+      deliveryId: "d-5",
+      key: "o/r#5",
+      installationId: 1,
+      payload: taskFor(5),
+    });
+    const controller = new AbortController();
+    const loop = runGitHubTaskWorkers({
+      queue,
+      concurrency: 1,
+      signal: controller.signal,
+      pollMs: 5,
+      redact: (text) => text.replaceAll("ghs_leak", "[REDACTED]"),
+      logger: createRecordingLogger(),
+      getInstallationOctokit: () => Promise.resolve(new TestOctokit({ auth: "t" })),
+      handler: () => Promise.reject(new Error("push refused for ghs_leak")),
+    });
+    await waitUntil(async () => (await queue.stats()).failed === 1);
+    controller.abort();
+    await loop;
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toContain("The run failed: push refused for [REDACTED]");
+    expect((await queue.get(taskId!))?.state).toBe("failed");
+  });
+});
