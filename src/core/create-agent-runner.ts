@@ -19,9 +19,16 @@ import { createPolicyApprovalGate } from "./policy/create-policy-approval-gate.j
 import { createFence } from "./safety/create-fence.js";
 import { createRedactor, type Redactor } from "./safety/create-redactor.js";
 import { createContentSafety } from "./session/create-content-safety.js";
-import { createSession, type Session } from "./session/create-session.js";
+import { createSession, type Session, type SessionOptions } from "./session/create-session.js";
 import { buildTaskMessage } from "./session/build-task-message.js";
 import { createTraceWriter } from "./trace/create-trace-writer.js";
+import { eventAttributes } from "./trace/event-attributes.js";
+import type { ContentSafety } from "./tools/content-safety.js";
+import type { SubagentConfig } from "./config/operator-config-schema.js";
+import { createSubagentTools } from "./subagents/create-subagent-tools.js";
+import { discoverSkills, repositorySkillRoot, type SkillSummary } from "./skills/discover-skills.js";
+import { createLoadSkillTool } from "./skills/create-load-skill-tool.js";
+import { renderSkillIndex } from "./skills/render-skill-index.js";
 import type { ApprovalRequest } from "./tools/approval-gate.js";
 import type { PendingApproval } from "./policy/create-policy-approval-gate.js";
 import type { Tool, CommandRunner } from "./tools/tool.js";
@@ -51,17 +58,16 @@ export interface AgentRunnerDependencies {
   readonly settings: AgentRunnerSettings;
   /** Runs shell commands (the sandbox). Without it the shell tool is not offered. */
   readonly commandRunner?: CommandRunner;
-  /** MCP tools, subagent tools, load_skill: built by the door from operator config. */
-  readonly extraTools?: (context: {
-    readonly redactor: Redactor;
-    readonly onEvent: LoopEventListener;
-    readonly addUsage: (usage: UsageTotals) => void;
-  }) => readonly Tool[];
+  /** Tools of the operator's MCP servers, started once by the runtime. */
+  readonly mcpTools?: readonly Tool[];
+  /** Offers the read-only subagents (defaults plus the operator's). */
+  readonly subagents?: { readonly operatorSubagents: readonly SubagentConfig[] };
+  /** Operator skill roots; the repository's `.agentforge/skills/` is added per task. */
+  readonly skillRoots?: readonly string[];
   /** Exact values the process holds (model key, tokens, webhook secret). */
   readonly secrets?: readonly string[];
   /** Asks a person; only interactive doors pass it. Without it, needs-confirmation means refused. */
   readonly confirm?: (request: ApprovalRequest, pending: PendingApproval) => Promise<boolean>;
-  readonly skillIndex?: string;
 }
 
 export interface ResumableAgentRunner {
@@ -109,21 +115,32 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
         approval_mode: task.approvalMode,
       },
     });
+    let currentTurn = options.resume?.turn ?? 0;
     const onEvent: LoopEventListener = (event) => {
+      if (event.type === "turn-start") currentTurn = event.turn;
       trace.onEvent(event);
       options.onEvent?.(event);
     };
-    const session = buildSession(
-      task,
-      dependencies,
+    const skills = await loadSkills(task.workspaceRoot, dependencies.skillRoots ?? []);
+    const session = buildSession(task, dependencies, {
       safety,
-      fence.fencingInstructions(),
-      redactor,
+      fencingInstructions: fence.fencingInstructions(),
+      skills,
       onEvent,
-      (usage) => {
+      onSubagentEvent: (name, event, invocationId) => {
+        const attributes = eventAttributes(event);
+        if (attributes)
+          trace.record(event.type, event.turn, {
+            ...attributes,
+            "subagent.name": name,
+            "subagent.invocation_id": invocationId,
+          });
+      },
+      addUsage: (usage) => {
         extraUsage = extraUsage ? sumUsage(extraUsage, usage) : usage;
       },
-    );
+      currentTurn: () => currentTurn,
+    });
     const facts = restoreFacts(task, options.resume);
     const counter = createTokenCounter(dependencies.model.model);
     const context = createContextManager({
@@ -188,6 +205,7 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
       facts,
       context,
       onEvent,
+      externalUsage: () => extraUsage,
       ...(task.signal ? { signal: task.signal } : {}),
       ...(settings.stream === undefined ? {} : { stream: settings.stream }),
       ...(plan && options.resume
@@ -273,16 +291,28 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
   };
 }
 
+interface SessionExtras {
+  readonly safety: ContentSafety;
+  readonly fencingInstructions: string;
+  readonly skills: SkillSummary[];
+  readonly onEvent: (event: LoopEvent) => void;
+  readonly onSubagentEvent: (name: string, event: LoopEvent, invocationId: string) => void;
+  readonly addUsage: (usage: UsageTotals) => void;
+  readonly currentTurn: () => number;
+}
+
 function buildSession(
   task: AgentTask,
   dependencies: AgentRunnerDependencies,
-  safety: ReturnType<typeof createContentSafety>,
-  fencingInstructions: string,
-  redactor: Redactor,
-  onEvent: (event: LoopEvent) => void,
-  addUsage: (usage: UsageTotals) => void,
+  extras: SessionExtras,
 ): Session {
   const { settings } = dependencies;
+  const createApprovalGate: SessionOptions["createApprovalGate"] = (gate) =>
+    createPolicyApprovalGate({
+      ...gate,
+      workspaceRoot: task.workspaceRoot,
+      ...(dependencies.confirm ? { confirm: dependencies.confirm } : {}),
+    });
   const tools: Tool[] = [...createFileTools(), readSavedOutputTool];
   if (dependencies.commandRunner)
     tools.push(
@@ -290,7 +320,24 @@ function buildSession(
         ...(settings.commandTimeoutMs ? { defaultTimeoutMs: settings.commandTimeoutMs } : {}),
       }),
     );
-  tools.push(...(dependencies.extraTools?.({ redactor, onEvent, addUsage }) ?? []));
+  if (extras.skills.length > 0) tools.push(createLoadSkillTool(extras.skills));
+  tools.push(...(dependencies.mcpTools ?? []));
+  if (dependencies.subagents) {
+    tools.push(
+      ...createSubagentTools({
+        model: dependencies.model,
+        baseTools: tools,
+        createApprovalGate,
+        safety: extras.safety,
+        fencingInstructions: extras.fencingInstructions,
+        operatorSubagents: dependencies.subagents.operatorSubagents,
+        onEvent: extras.onEvent,
+        onSubagentEvent: extras.onSubagentEvent,
+        onUsage: (usage) => extras.addUsage(usage),
+        currentTurn: extras.currentTurn,
+      }),
+    );
+  }
   return createSession({
     workspaceRoot: task.workspaceRoot,
     mode: task.mode,
@@ -303,20 +350,21 @@ function buildSession(
       ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
       ...(settings.maxWallClockMs === undefined ? {} : { maxWallClockMs: settings.maxWallClockMs }),
     },
-    safety,
-    createApprovalGate: (gate) =>
-      createPolicyApprovalGate({
-        ...gate,
-        workspaceRoot: task.workspaceRoot,
-        ...(dependencies.confirm ? { confirm: dependencies.confirm } : {}),
-      }),
-    fencingInstructions,
-    ...(dependencies.skillIndex ? { skillIndex: dependencies.skillIndex } : {}),
+    safety: extras.safety,
+    createApprovalGate,
+    fencingInstructions: extras.fencingInstructions,
+    ...(extras.skills.length > 0 ? { skillIndex: renderSkillIndex(extras.skills) } : {}),
     ...(task.repositoryInstructions
-      ? { repositoryInstructions: safety.fence(task.repositoryInstructions, "repository:AGENTS.md") }
+      ? { repositoryInstructions: extras.safety.fence(task.repositoryInstructions, "repository:AGENTS.md") }
       : {}),
     ...(settings.maxOutputChars === undefined ? {} : { maxOutputChars: settings.maxOutputChars }),
   });
+}
+
+/** Operator roots first, so a repository skill can never replace an operator's. */
+async function loadSkills(workspaceRoot: string, operatorRoots: readonly string[]): Promise<SkillSummary[]> {
+  const discovery = await discoverSkills([...operatorRoots, repositorySkillRoot(workspaceRoot)]);
+  return [...discovery.skills];
 }
 
 function restoreFacts(task: AgentTask, resume: RunCheckpoint | undefined): PinnedFacts {

@@ -84,6 +84,8 @@ export interface RunLoopOptions {
   readonly startUsage?: UsageTotals;
   readonly stream?: boolean;
   readonly now?: () => number;
+  /** Spending outside this loop (subagents) that counts against the same budgets. */
+  readonly externalUsage?: () => UsageTotals | null;
 }
 
 export interface LoopResult {
@@ -143,7 +145,9 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
     while (true) {
       if (options.signal?.aborted) return finish("cancelled", null);
       if (turn >= options.budgets.maxTurns) return finish("max_turns", null);
-      const budget = exceededBudget(usage, options.budgets, now() - startedAt);
+      const external = options.externalUsage?.() ?? null;
+      const spent = external ? addUsage(usage, external, external.costUsd) : usage;
+      const budget = exceededBudget(spent, options.budgets, now() - startedAt);
       if (budget) return finish(budget.reason, null, budget.message);
 
       turn += 1;

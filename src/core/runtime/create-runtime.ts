@@ -12,6 +12,7 @@ import { resolveDataDir } from "../persistence/resolve-data-dir.js";
 import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
 import { readSandboxMode } from "../sandbox/sandbox-mode.js";
 import { RuntimeError } from "./runtime-error.js";
+import { createMcpManager } from "../mcp/create-mcp-manager.js";
 
 export interface RuntimeOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -25,7 +26,23 @@ export interface RuntimeOptions {
   readonly stream?: boolean;
   /** Tests and benchmarks pass a model; otherwise it is built from OPENAI_* variables. */
   readonly model?: ModelClient;
+  /** Where start-up notes go (skipped MCP servers). */
+  readonly log?: (message: string) => void;
 }
+
+/** Names MCP tools may not take. */
+const BUILT_IN_TOOL_NAMES = [
+  "read_file",
+  "list_dir",
+  "glob",
+  "grep",
+  "write_file",
+  "edit_file",
+  "apply_patch",
+  "shell",
+  "read_saved_output",
+  "load_skill",
+];
 
 export interface Runtime {
   readonly runner: ResumableAgentRunner;
@@ -34,6 +51,8 @@ export interface Runtime {
   readonly dataDir: string;
   readonly model: ModelClient;
   readonly sandboxKind: "bwrap" | "none";
+  /** MCP servers that failed to start and were skipped. */
+  readonly mcpProblems: readonly { readonly server: string; readonly message: string }[];
   /** Stops MCP servers and other children. */
   close(): Promise<void>;
 }
@@ -91,7 +110,17 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     limits: { maxOutputBytes: config.sandbox.max_output_bytes },
   });
   const dataDir = resolveDataDir(env);
+  const mcp = createMcpManager(config.mcp_servers, {
+    reservedNames: BUILT_IN_TOOL_NAMES,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const started = await mcp.start();
+  for (const problem of started.problems)
+    options.log?.(`MCP server ${problem.server} skipped: ${problem.message}`);
   const runner = createAgentRunner({
+    mcpTools: started.tools,
+    subagents: { operatorSubagents: config.subagents },
+    skillRoots: config.skill_roots,
     model,
     dataDir,
     commandRunner,
@@ -120,7 +149,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     dataDir,
     model,
     sandboxKind: sandboxMode,
-    close: () => Promise.resolve(),
+    mcpProblems: started.problems,
+    close: () => mcp.close(),
   };
 }
 
