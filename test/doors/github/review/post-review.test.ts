@@ -2,12 +2,12 @@ import { afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { Octokit } from "@octokit/rest";
 import nock from "nock";
 import type { ProbotOctokit } from "probot";
-import type { GitHubRequester } from "../../../../src/doors/github-app/pull-request/github-requester.js";
-import { buildReview } from "../../../../src/doors/github-app/review/build-review.js";
-import { collectPostedFingerprints } from "../../../../src/doors/github-app/review/collect-posted-fingerprints.js";
-import { extractFingerprints } from "../../../../src/doors/github-app/review/fingerprint-finding.js";
-import { parseDiffForReview } from "../../../../src/doors/github-app/review/parse-diff-for-review.js";
-import { postReview } from "../../../../src/doors/github-app/review/post-review.js";
+import type { GitHubRequester } from "../../../../src/doors/github/pull-request/github-requester.js";
+import { buildReview } from "../../../../src/doors/github/review/build-review.js";
+import { collectPostedFingerprints } from "../../../../src/doors/github/review/collect-posted-fingerprints.js";
+import { extractFingerprints } from "../../../../src/doors/github/review/fingerprint-finding.js";
+import { parseDiffForReview } from "../../../../src/doors/github/review/parse-diff-for-review.js";
+import { postReview } from "../../../../src/doors/github/review/post-review.js";
 
 const API = "https://api.github.com";
 const silent = (): void => undefined;

@@ -3,7 +3,7 @@ import {
   closingDecision,
   renderPullRequestBody,
   type PullRequestBodyOptions,
-} from "../../../../src/doors/github-app/pull-request/render-pull-request-body.js";
+} from "../../../../src/doors/github/pull-request/render-pull-request-body.js";
 
 const BASE: PullRequestBodyOptions = {
   summary: "Fixed `add` for negative numbers; the sign was dropped.",

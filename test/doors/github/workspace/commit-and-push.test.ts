@@ -5,13 +5,13 @@ import path from "node:path";
 import {
   buildCommitMessage,
   commitAndPush,
-} from "../../../../src/doors/github-app/workspace/commit-and-push.js";
+} from "../../../../src/doors/github/workspace/commit-and-push.js";
 import {
   createRepositoryCache,
   type RepositoryCache,
-} from "../../../../src/doors/github-app/workspace/create-repository-cache.js";
-import { basicAuthorizationHeader } from "../../../../src/doors/github-app/workspace/git-environment.js";
-import { redactToken } from "../../../../src/doors/github-app/workspace/redact-token.js";
+} from "../../../../src/doors/github/workspace/create-repository-cache.js";
+import { basicAuthorizationHeader } from "../../../../src/doors/github/workspace/git-environment.js";
+import { redactToken } from "../../../../src/doors/github/workspace/redact-token.js";
 import { createRemoteRepository, findFilesContaining, git, pushCommit } from "./git-fixtures.js";
 import { startGitHttpServer, type GitHttpServer } from "./git-http-server.js";
 

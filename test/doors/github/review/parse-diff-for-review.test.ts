@@ -5,13 +5,13 @@ import path from "node:path";
 import {
   diffForPullRequest,
   diffRangeForSynchronize,
-} from "../../../../src/doors/github-app/review/diff-range-for-synchronize.js";
+} from "../../../../src/doors/github/review/diff-range-for-synchronize.js";
 import {
   leftLinesOf,
   parseDiffForReview,
   rightLinesOf,
   type ReviewableFile,
-} from "../../../../src/doors/github-app/review/parse-diff-for-review.js";
+} from "../../../../src/doors/github/review/parse-diff-for-review.js";
 import { git } from "../workspace/git-fixtures.js";
 
 const TEN_LINES = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join("\n") + "\n";

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { Octokit } from "@octokit/rest";
 import nock from "nock";
-import { openOrUpdatePullRequest } from "../../../../src/doors/github-app/pull-request/open-or-update-pull-request.js";
+import { openOrUpdatePullRequest } from "../../../../src/doors/github/pull-request/open-or-update-pull-request.js";
 
 const API = "https://api.github.com";
 const silent = (): void => undefined;

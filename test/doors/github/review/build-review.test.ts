@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
-import { buildReview, DEFAULT_MAX_COMMENTS } from "../../../../src/doors/github-app/review/build-review.js";
-import { findingSchema, type Finding } from "../../../../src/doors/github-app/review/finding.js";
+import { buildReview, DEFAULT_MAX_COMMENTS } from "../../../../src/doors/github/review/build-review.js";
+import { findingSchema, type Finding } from "../../../../src/doors/github/review/finding.js";
 import {
   extractFingerprints,
   fingerprintFinding,
-} from "../../../../src/doors/github-app/review/fingerprint-finding.js";
-import { areTitlesSimilar } from "../../../../src/doors/github-app/review/merge-findings.js";
-import { parseDiffForReview } from "../../../../src/doors/github-app/review/parse-diff-for-review.js";
+} from "../../../../src/doors/github/review/fingerprint-finding.js";
+import { areTitlesSimilar } from "../../../../src/doors/github/review/merge-findings.js";
+import { parseDiffForReview } from "../../../../src/doors/github/review/parse-diff-for-review.js";
 
 /** src/app.ts: hunk 1 is new lines 1-6 (old line 2 deleted), hunk 2 is new lines 21-24. */
 const DIFF = [
