@@ -5,6 +5,7 @@ import type { Compactor } from "./create-model-compactor.js";
 import type { PinnedFactsLedger } from "./create-pinned-facts.js";
 import type { TokenCounter } from "./create-token-counter.js";
 import type { RenderPinnedFactsOptions } from "./render-pinned-facts.js";
+import type { ContextEvent } from "../loop/loop-events.js";
 
 export interface ContextManagerOptions {
   readonly windowTokens: number;
@@ -34,24 +35,8 @@ export interface PrepareInput {
   readonly signal?: AbortSignal;
 }
 
-/**
- * Context events without the turn number, which the loop adds when it emits them. A warning is
- * given when usage crosses the warning line, not again on every turn it stays above it.
- */
-export type ContextEvent =
-  | { readonly type: "context-warning"; readonly usedTokens: number; readonly windowTokens: number }
-  | {
-      readonly type: "context-pruned";
-      readonly prunedCount: number;
-      readonly tokensBefore: number;
-      readonly tokensAfter: number;
-    }
-  | {
-      readonly type: "context-compacted";
-      readonly tokensBefore: number;
-      readonly tokensAfter: number;
-      readonly summaryTokens: number;
-    };
+/** A warning is given when usage crosses the warning line, not again on every turn it stays above it. */
+export type { ContextEvent };
 
 export interface ContextTokens {
   readonly total: number;

@@ -124,3 +124,10 @@ export type LoopEvent =
 
 export type LoopEventType = LoopEvent["type"];
 export type LoopEventListener = (event: LoopEvent) => void;
+
+type WithoutTurn<Event> = Event extends unknown ? Omit<Event, "turn"> : never;
+
+/** Working-memory events as the context manager reports them; the loop adds the turn. */
+export type ContextEvent = WithoutTurn<
+  Extract<LoopEvent, { type: "context-warning" | "context-pruned" | "context-compacted" }>
+>;

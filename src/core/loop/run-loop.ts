@@ -4,7 +4,7 @@ import type { BatchHooks, ToolInvocation, ToolRegistry } from "../tools/create-t
 import type { ToolContext } from "../tools/tool.js";
 import type { ToolResult } from "../tools/tool-result.js";
 import { createLoopDetector } from "./detect-loop.js";
-import type { ExitReason, LoopEvent, LoopEventListener, LoopState } from "./loop-events.js";
+import type { ContextEvent, ExitReason, LoopEvent, LoopEventListener, LoopState } from "./loop-events.js";
 import { addUsage, exceededBudget, type LoopBudgets, type UsageTotals, ZERO_USAGE } from "./loop-budgets.js";
 
 /** What the loop needs from working memory. src/core/context implements it. */
@@ -31,21 +31,6 @@ export interface ContextPreparer {
     readonly status: "ok" | "overflow";
   }>;
 }
-
-export type ContextEvent =
-  | { readonly type: "context-warning"; readonly usedTokens: number; readonly windowTokens: number }
-  | {
-      readonly type: "context-pruned";
-      readonly prunedCount: number;
-      readonly tokensBefore: number;
-      readonly tokensAfter: number;
-    }
-  | {
-      readonly type: "context-compacted";
-      readonly tokensBefore: number;
-      readonly tokensAfter: number;
-      readonly summaryTokens: number;
-    };
 
 /** Facts the harness keeps for the model across compactions. */
 export interface FactsLedger {
