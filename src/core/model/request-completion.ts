@@ -7,6 +7,7 @@ import { fromCompletion, toSdkMessages, toSdkTools } from "./convert-messages.js
 import { ModelError } from "./model-error.js";
 import type { ModelRequest } from "./model-types.js";
 import { toModelError } from "./to-model-error.js";
+import { linkAbortSignals } from "./link-abort-signals.js";
 
 export interface AttemptSettings {
   readonly sdk: OpenAI;
@@ -35,8 +36,8 @@ export async function requestCompletion(
     isDeadlineExceeded = true;
     deadline.abort();
   }, settings.inferenceMs);
-  const signal =
-    callerSignal === undefined ? deadline.signal : AbortSignal.any([callerSignal, deadline.signal]);
+  const linked = linkAbortSignals(callerSignal, deadline);
+  const signal = linked.signal;
   try {
     const answer = await send(settings.sdk, model, request, signal, onTextDelta);
     if (answer.isEmpty) {
@@ -59,6 +60,7 @@ export async function requestCompletion(
     });
   } finally {
     clearTimeout(timer);
+    linked.unlink();
   }
 }
 

@@ -30,8 +30,9 @@ export async function runWithTimeout(
       );
     }, timeoutMs);
   });
+  let resolveCancelled = (): void => undefined;
   const cancelled = new Promise<ToolResult>((resolve) => {
-    const resolveCancelled = (): void =>
+    resolveCancelled = (): void =>
       resolve(
         errorResult("CANCELLED", {
           status: "cancelled",
@@ -57,5 +58,6 @@ export async function runWithTimeout(
   } finally {
     clearTimeout(timer);
     context.signal.removeEventListener("abort", onParentAbort);
+    context.signal.removeEventListener("abort", resolveCancelled);
   }
 }
