@@ -1,0 +1,131 @@
+import { realpath } from "node:fs/promises";
+import { createInterface } from "node:readline/promises";
+import type { AgentRunResult } from "../../core/agent-run.js";
+import { isApprovalMode } from "../../core/policy/approval-mode.js";
+import { createRuntime } from "../../core/runtime/create-runtime.js";
+import { RuntimeError } from "../../core/runtime/runtime-error.js";
+import { EXIT_CODES, type CliIo } from "./cli-io.js";
+import { createProgressRenderer } from "./render-progress.js";
+
+interface RunOptions {
+  readonly cwd?: string;
+  readonly mode?: string;
+  readonly approval?: string;
+  readonly allow?: string[];
+  readonly maxTurns?: number;
+  readonly contextWindow?: number;
+  readonly trace?: string;
+  readonly resume?: string;
+  readonly config?: string;
+  readonly json?: boolean;
+}
+
+/** `agentforge run`: one task on a local checkout, or `--resume ID` to continue one. */
+export async function runCommand(
+  promptArgument: string | undefined,
+  raw: Record<string, unknown>,
+  io: CliIo,
+): Promise<number> {
+  const options = raw as RunOptions;
+  const approval = options.approval ?? "on-request";
+  if (!isApprovalMode(approval)) return usage(io, `unknown approval mode "${approval}"`);
+  const prompt = (promptArgument ?? (options.resume ? "" : await io.readStdin())).trim();
+  if (!prompt && !options.resume) return usage(io, "give a prompt as an argument or on stdin");
+  let workspaceRoot: string;
+  try {
+    workspaceRoot = await realpath(options.cwd ?? process.cwd());
+  } catch {
+    return usage(io, `the folder ${options.cwd ?? "."} does not exist (--cwd)`);
+  }
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", onSignal);
+  try {
+    const runtime = await createRuntime({
+      env: io.env,
+      ...(options.config ? { configPath: options.config } : {}),
+      ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+      ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
+      stream: io.isTty && !options.json,
+      log: (message: string) => io.stderr(`${message}\n`),
+      ...(io.isTty && !options.json && approval !== "never" ? { confirm: askOnTerminal } : {}),
+    });
+    if (runtime.sandboxKind === "none")
+      io.stderr("warning: AGENTFORGE_SANDBOX=none — commands run without the bubblewrap sandbox.\n");
+    const onEvent = options.json ? undefined : createProgressRenderer(io.stderr, { isTty: io.isTty });
+    let result: AgentRunResult;
+    try {
+      result = options.resume
+        ? await runtime.runner.resume(options.resume, {
+            ...(onEvent ? { onEvent } : {}),
+            signal: controller.signal,
+          })
+        : await runtime.runner.run(
+            {
+              prompt,
+              workspaceRoot,
+              mode: options.mode === "plan" ? "plan" : "build",
+              approvalMode: approval,
+              allowPrefixes: [...runtime.config.allowed_commands, ...(options.allow ?? [])],
+              ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
+              ...(options.trace ? { tracePath: options.trace } : {}),
+              signal: controller.signal,
+            },
+            onEvent ? { onEvent } : {},
+          );
+    } finally {
+      await runtime.close();
+    }
+    if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    else {
+      if (result.finalAnswer) io.stdout(`${result.finalAnswer}\n`);
+      if (result.errorMessage) io.stderr(`error: ${result.errorMessage}\n`);
+      io.stderr(
+        `trace: ${result.tracePath ?? "none"} (run id ${result.runId}; resume with --resume ${result.runId})\n`,
+      );
+    }
+    return exitCodeFor(result);
+  } catch (error) {
+    if (error instanceof RuntimeError) return usage(io, error.message);
+    throw error;
+  } finally {
+    process.removeListener("SIGINT", onSignal);
+  }
+}
+
+export function exitCodeFor(result: AgentRunResult): number {
+  switch (result.exitReason) {
+    case "final_answer":
+      return EXIT_CODES.ok;
+    case "model_error":
+      return EXIT_CODES.modelUnavailable;
+    case "cancelled":
+      return EXIT_CODES.cancelled;
+    case "max_turns":
+    case "loop_detected":
+    case "budget_exhausted":
+    case "timeout":
+    case "error":
+      return EXIT_CODES.failure;
+  }
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(`agentforge run: ${message}\n`);
+  return EXIT_CODES.usage;
+}
+
+async function askOnTerminal(
+  request: { readonly toolName: string; readonly command?: string },
+  pending: { readonly reason: string },
+): Promise<boolean> {
+  const readline = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await readline.question(
+      `Allow ${request.command ? `\`${request.command}\`` : request.toolName}? (${pending.reason}) [y/N] `,
+    );
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    readline.close();
+  }
+}
