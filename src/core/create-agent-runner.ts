@@ -6,14 +6,15 @@ import {
   createTokenCounter,
   pinnedFactsFromJSON,
   type PinnedFacts,
+  type RenderPinnedFactsOptions,
 } from "./context/index.js";
 import type { LoopEvent, LoopEventListener } from "./loop/loop-events.js";
 import { runLoop, type LoopCheckpointState } from "./loop/run-loop.js";
 import type { UsageTotals } from "./loop/loop-budgets.js";
 import type { ChatMessage, ModelClient } from "./model/model-types.js";
 import { createCheckpointStore, type CheckpointStore } from "./persistence/create-checkpoint-store.js";
-import { planResume } from "./persistence/plan-resume.js";
-import type { RunCheckpoint } from "./persistence/run-checkpoint.js";
+import { planResume, type ResumePlan } from "./persistence/plan-resume.js";
+import type { CompletedToolCall, RunCheckpoint } from "./persistence/run-checkpoint.js";
 import { createRunId } from "./persistence/validate-id.js";
 import { createPolicyApprovalGate } from "./policy/create-policy-approval-gate.js";
 import { createFence } from "./safety/create-fence.js";
@@ -149,6 +150,7 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
       compactor: createModelCompactor(dependencies.model, { counter }),
       scratchDir: paths.scratch,
       scratchReadable: true,
+      ...ledgerLimitsFor(settings.contextWindow),
     });
     const plan = options.resume
       ? planResume(options.resume, {
@@ -162,11 +164,12 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
         "resume.interrupted_calls": plan.interruptedCalls.length,
         "resume.pending_calls": plan.pendingCalls.length,
       });
+      replaySettledCalls(plan, options.resume?.turn ?? 0, { facts, context, onEvent });
     }
     const history: ChatMessage[] = plan
       ? [...plan.history]
       : [{ role: "user", content: buildTaskMessage(task, fence) }];
-    const completed: Record<string, { name: string; result: unknown; content?: string }> = {
+    const completed: Record<string, CompletedToolCall> = {
       ...(options.resume?.completedToolCalls ?? {}),
     };
     const checkpoint = async (
@@ -181,7 +184,7 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
         history: state.history,
         pinnedFacts: facts.toJSON(),
         usage: state.usage,
-        completedToolCalls: completed,
+        completedToolCalls: unansweredCompletedCalls(completed, state.history),
         tracePath,
         status,
         ...(exitReason ? { exitReason } : {}),
@@ -357,8 +360,29 @@ function buildSession(
     ...(task.repositoryInstructions
       ? { repositoryInstructions: extras.safety.fence(task.repositoryInstructions, "repository:AGENTS.md") }
       : {}),
-    ...(settings.maxOutputChars === undefined ? {} : { maxOutputChars: settings.maxOutputChars }),
+    maxOutputChars: settings.maxOutputChars ?? observationCharsFor(settings.contextWindow),
   });
+}
+
+/** The registry's cap on what one observation shows the model, in characters. */
+const MAX_OBSERVATION_CHARS = 20_000;
+
+/**
+ * An observation must leave room for the prompt, the ledger and the latest turns, or a single
+ * big grep fills a small window and the run stops with nothing to prune. A quarter of the
+ * window's tokens, at about three characters a token; the full output stays in the scratch area.
+ */
+function observationCharsFor(contextWindowTokens: number): number {
+  return Math.max(2_000, Math.min(MAX_OBSERVATION_CHARS, Math.floor(contextWindowTokens * 0.75)));
+}
+
+/**
+ * The ledger is never pruned, so in a small window its longest lists are cut shorter: saved-output
+ * paths (artifacts), commands and failures. Files read and changed keep their default caps.
+ */
+function ledgerLimitsFor(contextWindowTokens: number): { ledger?: RenderPinnedFactsOptions } {
+  if (contextWindowTokens >= 32_000) return {};
+  return { ledger: { maxArtifacts: 3, maxCommands: 6, maxFailures: 4 } };
 }
 
 /** Operator roots first, so a repository skill can never replace an operator's. */
@@ -373,6 +397,93 @@ function restoreFacts(task: AgentTask, resume: RunCheckpoint | undefined): Pinne
     if (restored.success) return restored.value;
   }
   return createPinnedFacts(task.prompt);
+}
+
+/**
+ * A checkpoint needs the stored result only of a call its history does not answer yet; the journal
+ * has every completion anyway. Keeping all of them would copy every tool output a second time into
+ * a file rewritten twice a turn, and validating it on save grows with the whole run.
+ */
+function unansweredCompletedCalls(
+  completed: Readonly<Record<string, CompletedToolCall>>,
+  history: readonly ChatMessage[],
+): Record<string, CompletedToolCall> {
+  const unanswered = new Set<string>();
+  for (const message of history) {
+    if (message.role === "assistant") for (const call of message.tool_calls ?? []) unanswered.add(call.id);
+    else if (message.role === "tool") unanswered.delete(message.tool_call_id);
+  }
+  const kept: Record<string, CompletedToolCall> = {};
+  for (const id of unanswered) {
+    const entry = completed[id];
+    if (entry) kept[id] = entry;
+  }
+  return kept;
+}
+
+/**
+ * Calls that finished (or were cut off) after the last checkpoint never reached `observe` in the
+ * crashed process: their facts (files changed, commands, failures) and their outcome in the
+ * trace would be lost. Replays them in call order, as the loop would have after the batch.
+ */
+function replaySettledCalls(
+  plan: ResumePlan,
+  turn: number,
+  sinks: {
+    readonly facts: PinnedFacts;
+    readonly context: { recordToolResult(callId: string, result: ToolResult): void };
+    readonly onEvent: LoopEventListener;
+  },
+): void {
+  const settled = new Map<string, { name: string; result: unknown }>();
+  for (const reused of plan.reusedResults) settled.set(reused.callId, reused);
+  for (const interrupted of plan.interruptedCalls) settled.set(interrupted.callId, interrupted);
+  const argumentsById = new Map<string, string>();
+  for (const message of plan.history) {
+    if (message.role === "assistant")
+      for (const call of message.tool_calls ?? []) argumentsById.set(call.id, call.function.arguments);
+    if (message.role !== "tool") continue;
+    const entry = settled.get(message.tool_call_id);
+    if (!entry || !isToolResult(entry.result)) continue;
+    const { result } = entry;
+    sinks.facts.observeToolCall(
+      entry.name,
+      parseJsonArguments(argumentsById.get(message.tool_call_id)),
+      result,
+    );
+    sinks.context.recordToolResult(message.tool_call_id, result);
+    sinks.onEvent({
+      type: "tool-call-end",
+      turn,
+      callId: message.tool_call_id,
+      name: entry.name,
+      result,
+      durationMs: 0,
+    });
+  }
+}
+
+/** A stored result is JSON from our own checkpoint; checked before the facts ledger reads it. */
+function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<Record<keyof ToolResult, unknown>>;
+  return (
+    typeof candidate.ok === "boolean" &&
+    typeof candidate.status === "string" &&
+    typeof candidate.summary === "string" &&
+    Array.isArray(candidate.artifacts) &&
+    Array.isArray(candidate.next_actions)
+  );
+}
+
+function parseJsonArguments(text: string | undefined): unknown {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    // Malformed arguments were already answered with INVALID_ARGUMENTS; the ledger only needs a target.
+    return { raw: text, parseError: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 function renderForModel(

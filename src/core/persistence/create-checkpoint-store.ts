@@ -59,13 +59,25 @@ export function createCheckpointStore(
   const journalQueues = new Map<string, Promise<void>>();
   const journalsWithHeader = new Set<string>();
 
-  async function prepareRun(runId: string): Promise<RunPaths> {
-    const paths = runPaths(dataDir, runId);
-    await ensurePrivateDir(dataDir);
-    await ensurePrivateDir(runsDir(dataDir));
-    await ensurePrivateDir(paths.dir);
-    await ensurePrivateDir(paths.scratch);
-    return paths;
+  // Every save and journal line needs the run's directories; checking them each time cost eight
+  // file-system calls per write, several times a turn. Once per run and store is enough.
+  const preparedRuns = new Map<string, Promise<RunPaths>>();
+
+  function prepareRun(runId: string): Promise<RunPaths> {
+    const known = preparedRuns.get(runId);
+    if (known) return known;
+    const preparing = (async () => {
+      const paths = runPaths(dataDir, runId);
+      await ensurePrivateDir(dataDir);
+      await ensurePrivateDir(runsDir(dataDir));
+      await ensurePrivateDir(paths.dir);
+      await ensurePrivateDir(paths.scratch);
+      return paths;
+    })();
+    preparedRuns.set(runId, preparing);
+    // A failed preparation is not remembered, so the next call tries again.
+    preparing.catch(() => preparedRuns.delete(runId));
+    return preparing;
   }
 
   async function appendToJournal(runId: string, entry: Record<string, unknown>): Promise<void> {
