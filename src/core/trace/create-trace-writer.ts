@@ -4,6 +4,9 @@ import type { LoopEvent } from "../loop/loop-events.js";
 import { eventAttributes } from "./event-attributes.js";
 import type { TraceFooter, TraceHeader, TraceLine } from "./trace-format.js";
 
+/** Events after which the trace is flushed to disk. */
+const FLUSH_AFTER = new Set(["tool-call-start", "tool-call-end", "model-call-end", "run-finished", "run-resumed"]);
+
 export interface TraceWriter {
   readonly path: string;
   /** Subscribe this to the loop's events. */
@@ -32,10 +35,12 @@ export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
   mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
   const fd = openSync(options.path, options.append ? "a" : "w", 0o600);
   let closed = false;
+  // Every line reaches the file at once (a killed process loses nothing written); the disk flush
+  // waits for the lines that end a step, so a machine crash loses at most the step in progress.
   const write = (line: TraceLine): void => {
     if (closed) return;
     writeSync(fd, `${JSON.stringify(redactStrings(line, options.redact))}\n`);
-    fsyncSync(fd);
+    if (line.record !== "event" || FLUSH_AFTER.has(line.event_type)) fsyncSync(fd);
   };
   if (!options.append) write({ record: "header", schema: "agentforge-trace/1", ...options.header });
   return {
