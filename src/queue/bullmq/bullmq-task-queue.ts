@@ -1,0 +1,39 @@
+import type { RetryBackoff } from "../retry-delay.js";
+import type { JsonValue, TaskLease, TaskQueue } from "../task-queue.js";
+
+export interface BullmqTaskQueueOptions<TPayload> {
+  /** A Redis URL, e.g. `redis://127.0.0.1:6379/0` (`REDIS_URL`). */
+  readonly connection: string;
+  /** Prefix of every key this queue writes; one per deployment (and per test run). */
+  readonly prefix?: string;
+  readonly queueName?: string;
+  /** Payloads come back from Redis: check their shape rather than trusting a cast. */
+  readonly decodePayload: (value: unknown) => TPayload;
+  /** Tasks running at once across every worker of this queue. */
+  readonly globalConcurrency?: number;
+  readonly perInstallationConcurrency?: number;
+  /** BullMQ's lock duration: a task whose lease is not renewed within it goes to another worker. */
+  readonly leaseMs?: number;
+  readonly maxAttempts?: number;
+  readonly retryBackoff?: RetryBackoff;
+  /** How long finished tasks and seen delivery ids are kept. */
+  readonly retentionMs?: number;
+  /** When a task's installation or the whole queue is at its limit, it is looked at again after this. */
+  readonly busyRetryMs?: number;
+  /**
+   * A task whose key is busy waits for a promotion when the key frees; it is also looked at
+   * again after this long, which bounds the delay if that promotion is missed in a race.
+   */
+  readonly parkRecheckMs?: number;
+  /** How often this process looks for tasks of dead workers (BullMQ's stalled-job check). */
+  readonly stalledCheckMs?: number;
+  /** Problems that do not fail the call (BullMQ bookkeeping the gate will repair later). */
+  readonly onError?: (error: unknown, context: string) => void;
+}
+
+/** The Redis engine adds checkpoints: a handler stores how far it got; the next attempt reads it. */
+export interface BullmqTaskQueue<TPayload> extends TaskQueue<TPayload> {
+  /** Stores the running task's checkpoint (e.g. its run id); false when the lease is lost. */
+  setCheckpoint(lease: TaskLease, checkpoint: JsonValue): Promise<boolean>;
+  getCheckpoint(taskId: string): Promise<JsonValue | null>;
+}

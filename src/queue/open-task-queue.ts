@@ -1,0 +1,36 @@
+import { createBullmqTaskQueue, type BullmqTaskQueueOptions } from "./bullmq/create-bullmq-task-queue.js";
+import { openEmbeddedTaskQueue, type EmbeddedTaskQueueOptions } from "./open-embedded-task-queue.js";
+import type { TaskQueue } from "./task-queue.js";
+
+/** The options both engines understand; engine-specific ones are ignored by the other engine. */
+export type OpenTaskQueueOptions<TPayload> = Omit<EmbeddedTaskQueueOptions<TPayload>, "now"> &
+  Pick<
+    BullmqTaskQueueOptions<TPayload>,
+    "prefix" | "queueName" | "busyRetryMs" | "stalledCheckMs" | "onError"
+  >;
+
+export type TaskQueueEngine = "bullmq" | "embedded";
+
+/** Which engine `openTaskQueue` picks: Redis when `REDIS_URL` is set, the embedded store otherwise. */
+export function chooseTaskQueueEngine(env: NodeJS.ProcessEnv = process.env): TaskQueueEngine {
+  return (env.REDIS_URL ?? "").trim() === "" ? "embedded" : "bullmq";
+}
+
+export async function openTaskQueue<TPayload>(
+  options: OpenTaskQueueOptions<TPayload>,
+): Promise<TaskQueue<TPayload>> {
+  const env = options.env ?? process.env;
+  const { prefix, queueName, busyRetryMs, stalledCheckMs, onError, filePath, env: _env, ...common } = options;
+  if (chooseTaskQueueEngine(env) === "bullmq") {
+    return createBullmqTaskQueue({
+      ...common,
+      connection: (env.REDIS_URL ?? "").trim(),
+      ...(prefix === undefined ? {} : { prefix }),
+      ...(queueName === undefined ? {} : { queueName }),
+      ...(busyRetryMs === undefined ? {} : { busyRetryMs }),
+      ...(stalledCheckMs === undefined ? {} : { stalledCheckMs }),
+      ...(onError === undefined ? {} : { onError }),
+    });
+  }
+  return openEmbeddedTaskQueue({ ...common, env, ...(filePath === undefined ? {} : { filePath }) });
+}
