@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Language, Parser, type TreeCursor } from "web-tree-sitter";
+import { getBashGrammarDirectory } from "./bash-grammar-location.js";
 import { SyntaxNode } from "./syntax-node.js";
 
 /** A ready bash parser. `parse` is synchronous once the grammar is loaded. */
@@ -30,9 +31,16 @@ export function loadBashParser(): Promise<BashParser> {
 }
 
 async function createBashParser(): Promise<BashParser> {
-  await Parser.init();
-  const require = createRequire(import.meta.url);
-  const grammarFolder = path.dirname(require.resolve("tree-sitter-bash/package.json"));
+  const bundledFolder = getBashGrammarDirectory();
+  let grammarFolder: string;
+  if (bundledFolder === undefined) {
+    await Parser.init();
+    const require = createRequire(import.meta.url);
+    grammarFolder = path.dirname(require.resolve("tree-sitter-bash/package.json"));
+  } else {
+    await Parser.init({ locateFile: (file: string) => path.join(bundledFolder, file) });
+    grammarFolder = bundledFolder;
+  }
   const language = await Language.load(path.join(grammarFolder, "tree-sitter-bash.wasm"));
   const parser = new Parser();
   parser.setLanguage(language);

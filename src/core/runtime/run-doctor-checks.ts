@@ -19,14 +19,13 @@ const execFileAsync = promisify(execFile);
 
 /** What `agentforge doctor` checks: git, sandbox, model settings, operator config, data dir, Node. */
 export async function runDoctorChecks(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
-  return Promise.all([
-    checkNode(),
+  const [git, sandbox, config, dataDir] = await Promise.all([
     checkGit(),
     checkSandbox(env),
-    checkModel(env),
     checkConfig(env),
     checkDataDir(env),
   ]);
+  return [checkNode(), git, sandbox, checkModel(env), config, dataDir];
 }
 
 function checkNode(): DoctorCheck {

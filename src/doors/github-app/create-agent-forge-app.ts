@@ -2,7 +2,7 @@ import type { ApplicationFunction, Context, Probot } from "probot";
 import { createRedactor } from "../../core/safety/create-redactor.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { GitHubTask } from "./github-task.js";
-import type { DoorLogger } from "./github-logger.js";
+import type { DoorLogger } from "../github/github-logger.js";
 import { handleCommentCommand } from "./handle-comment-command.js";
 import { handleIssueLabeled } from "./handle-issue-labeled.js";
 import { handlePullRequestEvent } from "./handle-pull-request-event.js";

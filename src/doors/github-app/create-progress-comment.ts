@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from "probot";
-import type { DoorLogger } from "./github-logger.js";
+import type { DoorLogger } from "../github/github-logger.js";
 
 export interface ProgressComment {
   /** Posts the comment (or edits it if it exists). */

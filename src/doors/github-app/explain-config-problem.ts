@@ -1,5 +1,5 @@
 import type { RepositoryConfigResult } from "./read-repository-config.js";
-import { REPOSITORY_CONFIG_PATH } from "./repository-config.js";
+import { REPOSITORY_CONFIG_PATH } from "../github/repository-config.js";
 
 /** The comment for a config that stops a run: every problem on its own line, naming its key. */
 export function explainConfigProblem(result: Extract<RepositoryConfigResult, { success: false }>): string {

@@ -1,10 +1,10 @@
-import { authorizeCommenter, isBotSender, meetsPermission } from "./authorize-commenter.js";
+import { authorizeCommenter, isBotSender, meetsPermission } from "../github/commands/authorize-commenter.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { addEyesReaction, postReply, type CommandSource } from "./github-replies.js";
 import { taskKeyOf, type GitHubTask } from "./github-task.js";
-import { helpText } from "./help-text.js";
+import { helpText } from "../github/commands/help-text.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
-import { parseCommand } from "./parse-command.js";
+import { parseCommand } from "../github/commands/parse-command.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
 
 export interface CommentCommandInput {

@@ -1,4 +1,4 @@
-import { authorizeCommenter, isBotSender } from "./authorize-commenter.js";
+import { authorizeCommenter, isBotSender } from "../github/commands/authorize-commenter.js";
 import { addEyesReaction } from "./github-replies.js";
 import { taskKeyOf } from "./github-task.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";

@@ -1,4 +1,4 @@
-import { isBotSender } from "./authorize-commenter.js";
+import { isBotSender } from "../github/commands/authorize-commenter.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { postReply } from "./github-replies.js";
 import { taskKeyOf } from "./github-task.js";

@@ -1,7 +1,7 @@
 import type { Context, ProbotOctokit } from "probot";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { GitHubTask } from "./github-task.js";
-import type { DoorLogger } from "./github-logger.js";
+import type { DoorLogger } from "../github/github-logger.js";
 
 /** The parts of a Probot context intake uses; small enough to build in a test. */
 export interface IntakeEvent {

@@ -1,11 +1,11 @@
 import type { Context } from "probot";
-import { formatConfigIssues } from "./format-config-issues.js";
+import { formatConfigIssues } from "../github/format-config-issues.js";
 import {
   REPOSITORY_CONFIG_FILE,
   REPOSITORY_CONFIG_PATH,
   repositoryConfigSchema,
   type RepositoryConfig,
-} from "./repository-config.js";
+} from "../github/repository-config.js";
 
 export type RepositoryConfigResult =
   | { readonly success: true; readonly value: RepositoryConfig; readonly isDefault: boolean }

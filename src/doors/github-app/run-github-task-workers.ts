@@ -3,7 +3,7 @@ import { isRetryableError, runWorkerLoop, type WorkerLoopSummary } from "../../q
 import type { JsonValue, TaskQueue } from "../../queue/task-queue.js";
 import { createProgressComment } from "./create-progress-comment.js";
 import type { GitHubTask } from "./github-task.js";
-import type { DoorLogger } from "./github-logger.js";
+import type { DoorLogger } from "../github/github-logger.js";
 import type { TaskHandler } from "./task-types.js";
 
 export interface GitHubTaskWorkersOptions {

@@ -7,7 +7,7 @@ import nock from "nock";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { createAgentForgeApp } from "../../../src/doors/github-app/create-agent-forge-app.js";
-import type { DoorLogger } from "../../../src/doors/github-app/github-logger.js";
+import type { DoorLogger } from "../../../src/doors/github/github-logger.js";
 import { decodeGitHubTask, type GitHubTask } from "../../../src/doors/github-app/github-task.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";

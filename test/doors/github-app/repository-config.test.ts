@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
-import { formatConfigIssues } from "../../../src/doors/github-app/format-config-issues.js";
+import { formatConfigIssues } from "../../../src/doors/github/format-config-issues.js";
 import {
   defaultRepositoryConfig,
   repositoryConfigSchema,
-} from "../../../src/doors/github-app/repository-config.js";
+} from "../../../src/doors/github/repository-config.js";
 
 function problems(value: unknown): string[] {
   const result = repositoryConfigSchema.safeParse(value, { reportInput: true });

@@ -3,7 +3,7 @@ import {
   MAX_INSTRUCTIONS_LENGTH,
   parseCommand,
   type Command,
-} from "../../../src/doors/github-app/parse-command.js";
+} from "../../../../src/doors/github/commands/parse-command.js";
 
 type Expected = Command | null | { error: string };
 

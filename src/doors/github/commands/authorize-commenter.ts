@@ -1,5 +1,5 @@
-import type { ProbotOctokit } from "probot";
-import type { DoorLogger } from "./github-logger.js";
+import type { GitHubRequester } from "../pull-request/github-requester.js";
+import type { DoorLogger } from "../github-logger.js";
 
 export type PermissionLevel = "read" | "triage" | "write" | "maintain" | "admin";
 
@@ -80,7 +80,7 @@ export function meetsPermission(level: PermissionLevel | null, minimum: Permissi
  * logged with the status so an operator can see why a command was ignored.
  */
 export async function authorizeCommenter(
-  octokit: Pick<ProbotOctokit, "request">,
+  octokit: GitHubRequester,
   options: AuthorizeCommenterOptions,
 ): Promise<AuthorizationResult> {
   if (isBotSender({ login: options.username, type: options.senderType })) {

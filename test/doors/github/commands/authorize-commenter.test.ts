@@ -4,8 +4,8 @@ import {
   authorizeCommenter,
   isBotSender,
   permissionFromResponse,
-} from "../../../src/doors/github-app/authorize-commenter.js";
-import { API, createRecordingLogger, TestOctokit } from "./github-app-test-helpers.js";
+} from "../../../../src/doors/github/commands/authorize-commenter.js";
+import { API, createRecordingLogger, TestOctokit } from "../../github-app/github-app-test-helpers.js";
 
 describe("authorizeCommenter", () => {
   beforeEach(() => nock.disableNetConnect());

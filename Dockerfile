@@ -1,0 +1,43 @@
+# The AgentForge GitHub App (`agentforge serve`).
+# Node 24 runtime: the current LTS; the sources stay Node-20-compatible (see package.json engines).
+FROM node:24-bookworm-slim
+
+# git for checkouts and pushes; bubblewrap for the command sandbox (no network, read-only system,
+# only the checkout writable); ca-certificates for HTTPS to GitHub and the model endpoint.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git bubblewrap ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+
+# Dependencies first, so a source change does not reinstall them. better-sqlite3 (the embedded
+# queue) builds a native module; the build tools are removed in the same layer.
+COPY package.json package-lock.json ./
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && npm ci --omit=dev \
+ && npm cache clean --force \
+ && apt-get purge -y python3 make g++ && apt-get autoremove -y \
+ && rm -rf /var/lib/apt/lists/*
+
+# tsx is a runtime dependency: bin/agentforge.js loads the TypeScript sources directly, no build step.
+COPY bin ./bin
+COPY src ./src
+COPY app.yml ./
+
+# A non-root user owns only the data directory (queue, traces, repository cache).
+RUN useradd --create-home --uid 10001 agentforge \
+ && mkdir -p /data && chown agentforge:agentforge /data
+USER agentforge
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    AGENTFORGE_DATA_DIR=/data
+VOLUME ["/data"]
+EXPOSE 3000
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+CMD ["node", "bin/agentforge.js", "serve"]

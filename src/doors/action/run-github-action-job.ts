@@ -1,0 +1,144 @@
+import path from "node:path";
+import { createRuntime } from "../../core/runtime/create-runtime.js";
+import { createSandboxRunner } from "../../core/sandbox/create-sandbox-runner.js";
+import type { GitHubJobOutcome } from "../github/jobs/github-job.js";
+import type { GitHubRequester } from "../github/pull-request/github-requester.js";
+import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
+import type { ActionContext } from "./action-context.js";
+import { buildRuntimeEnvironment } from "./action-secrets.js";
+import { authorizeRequester } from "./authorize-requester.js";
+import { createActionProgress } from "./create-action-progress.js";
+import type { ActionPlan } from "./derive-action-plan.js";
+import { reportRun } from "./report-run.js";
+
+/** The identity GitHub shows for commits made with the workflow token. */
+export const ACTIONS_BOT_AUTHOR = {
+  name: "github-actions[bot]",
+  email: "41898282+github-actions[bot]@users.noreply.github.com",
+} as const;
+
+const HEADLINES: Readonly<Record<GitHubJobOutcome["status"], string>> = {
+  "pull-request-opened": "pull request opened",
+  "pull-request-updated": "pull request updated",
+  "plan-posted": "plan posted",
+  "review-posted": "review posted",
+  answered: "answered",
+  "no-change": "no change needed",
+  failed: "failed",
+};
+
+/**
+ * Comment commands, pull request reviews and replies: authorize the person, then hand the job
+ * to the shared GitHub flow, which clones, runs, pushes and posts exactly as the App does.
+ */
+export async function runGitHubActionJob(
+  context: ActionContext,
+  plan: Extract<ActionPlan, { kind: "job" | "reply" }>,
+): Promise<number> {
+  const { inputs, environment, dependencies } = context;
+  const { io } = dependencies;
+  if (inputs.githubToken === undefined) {
+    io.error(
+      `input "github-token" is required to act on ${environment.eventName} events (default: \${{ github.token }})`,
+    );
+    return 1;
+  }
+  const token = inputs.githubToken;
+  const octokit = dependencies.createOctokit({ token, baseUrl: environment.apiUrl });
+  const target = { owner: environment.owner, repo: environment.repo };
+  const needsWriteAccess = plan.kind === "reply" || plan.needsWriteAccess;
+  if (needsWriteAccess) {
+    const authorization = await authorizeRequester(octokit, target, plan.requester);
+    if (!authorization.authorized) {
+      // No reply: answering every unauthorized mention would let anyone make the bot talk.
+      await reportRun(context, { result: "unauthorized", headline: `ignored: ${authorization.reason}` });
+      return 0;
+    }
+  }
+  const redact = (text: string): string => context.redactor.redact(text);
+  if (plan.kind === "reply") {
+    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      ...target,
+      issue_number: plan.number,
+      body: redact(plan.text),
+    });
+    await reportRun(context, { result: "answered", headline: "answered the comment" });
+    return 0;
+  }
+  if (plan.commentId !== undefined)
+    await acknowledge(octokit, target, plan.commentId, (message) => io.warning(message));
+  const runtimeEnv = buildRuntimeEnvironment(inputs, dependencies.env, path.join(context.outputDir, "data"));
+  const runtime = await createRuntime({
+    env: runtimeEnv,
+    ...(inputs.maxTurns === undefined ? {} : { maxTurns: inputs.maxTurns }),
+    secrets: context.secrets,
+    stream: false,
+    ...(dependencies.model ? { model: dependencies.model } : {}),
+    log: (message) => io.warning(message),
+  });
+  try {
+    if (runtime.sandboxKind === "none")
+      io.warning("AGENTFORGE_SANDBOX=none: commands run without the bubblewrap sandbox.");
+    const commandRunner = createSandboxRunner({
+      env: runtimeEnv,
+      mode: runtime.sandboxKind,
+      allowEnv: runtime.config.sandbox.env_allowlist,
+      limits: { maxOutputBytes: runtime.config.sandbox.max_output_bytes },
+    });
+    const progress = createActionProgress(octokit, {
+      ...target,
+      issueNumber: plan.job.number,
+      redact,
+      warn: (message) => io.warning(message),
+    });
+    const outcome = await dependencies.runGitHubJob(plan.job, {
+      octokit,
+      getToken: () => Promise.resolve(token),
+      runner: runtime.runner,
+      cache: createRepositoryCache({ cacheDir: path.join(context.outputDir, "cache"), hostEnv: runtimeEnv }),
+      commandRunner,
+      author: ACTIONS_BOT_AUTHOR,
+      progress,
+      redact,
+      signal: dependencies.signal,
+      operatorAllowPrefixes: [...runtime.config.allowed_commands, ...inputs.allowedCommands],
+      ...(environment.runUrl === undefined ? {} : { runUrl: environment.runUrl }),
+      model: runtime.model,
+      tracePath: context.tracePath,
+      log: (message, details) => io.warning(details ? `${message} ${JSON.stringify(details)}` : message),
+    });
+    await reportRun(context, {
+      result: outcome.status,
+      headline: `${plan.job.kind} #${plan.job.number}: ${HEADLINES[outcome.status]}`,
+      details: outcome.summary,
+      ...(outcome.url === undefined ? {} : { url: outcome.url }),
+      ...(outcome.branch === undefined ? {} : { branch: outcome.branch }),
+      tracePath: outcome.tracePath ?? context.tracePath,
+    });
+    if (outcome.status === "failed") {
+      io.error(redact(`The ${plan.job.kind} job failed: ${outcome.summary}`));
+      return 1;
+    }
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** 👀 on the command comment: the person sees at once that the step picked it up. Best effort. */
+async function acknowledge(
+  octokit: GitHubRequester,
+  target: { readonly owner: string; readonly repo: string },
+  commentId: number,
+  warn: (message: string) => void,
+): Promise<void> {
+  try {
+    await octokit.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
+      ...target,
+      comment_id: commentId,
+      content: "eyes",
+    });
+  } catch (error) {
+    warn(`could not add the 👀 reaction: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,245 @@
+import { readdir, readFile, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Probot } from "probot";
+import { createRuntime, type Runtime } from "../../core/runtime/create-runtime.js";
+import { createSandboxRunner } from "../../core/sandbox/create-sandbox-runner.js";
+import type { CommandRunner } from "../../core/tools/tool.js";
+import { z } from "zod";
+import { openTaskQueue } from "../../queue/open-task-queue.js";
+import { listRecordedWorkspaces } from "../github/jobs/task-record-store.js";
+import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
+import { createAgentForgeApp } from "./create-agent-forge-app.js";
+import { createWebhookServer } from "./create-webhook-server.js";
+import { decodeGitHubTask } from "./github-task.js";
+import { createGitHubTaskHandler } from "./handle-github-task.js";
+import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
+
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface AppServerSettings {
+  readonly appId: string;
+  readonly privateKey: string;
+  readonly webhookSecret: string;
+  readonly port: number;
+  readonly host: string;
+  /** The REST base for GitHub Enterprise Server (`GHE_PROTOCOL://GHE_HOST/api/v3`). */
+  readonly baseUrl?: string;
+  readonly logLevel: LogLevel;
+  readonly logFormat: "json" | "pretty";
+  readonly hasRedis: boolean;
+  /** Milliseconds a worker holds a task without renewing; a dead worker's task is retried after it. */
+  readonly leaseMs?: number;
+  readonly concurrency: number;
+}
+
+export type AppSettingsResult =
+  | { readonly success: true; readonly value: AppServerSettings }
+  | { readonly success: false; readonly missing: readonly string[]; readonly problems: readonly string[] };
+
+/** Reads Probot's variable names (see DESIGN.md), plus the queue's. The private key may be a file. */
+export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<AppSettingsResult> {
+  const missing: string[] = [];
+  const problems: string[] = [];
+  const appId = env.APP_ID?.trim() ?? "";
+  if (appId === "") missing.push("APP_ID");
+  let privateKey = env.PRIVATE_KEY?.replace(/\\n/g, "\n") ?? "";
+  if (privateKey === "" && env.PRIVATE_KEY_PATH) {
+    privateKey = await readFile(env.PRIVATE_KEY_PATH, "utf8").catch((error: unknown) => {
+      problems.push(
+        `PRIVATE_KEY_PATH: cannot read ${env.PRIVATE_KEY_PATH} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+      );
+      return "";
+    });
+  }
+  if (privateKey === "" && problems.length === 0) missing.push("PRIVATE_KEY or PRIVATE_KEY_PATH");
+  const webhookSecret = env.WEBHOOK_SECRET ?? "";
+  if (webhookSecret === "") missing.push("WEBHOOK_SECRET");
+  const port = Number(env.PORT ?? "3000");
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT: expected a port number, got "${env.PORT}"`);
+  const level = (env.LOG_LEVEL ?? "info").toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    problems.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(", ")}`);
+  const leaseMs =
+    env.AGENTFORGE_QUEUE_LEASE_MS === undefined ? undefined : Number(env.AGENTFORGE_QUEUE_LEASE_MS);
+  if (leaseMs !== undefined && (!Number.isInteger(leaseMs) || leaseMs < 15_000))
+    problems.push("AGENTFORGE_QUEUE_LEASE_MS: expected a whole number of milliseconds, at least 15000");
+  const concurrency = Number(env.AGENTFORGE_WORKER_CONCURRENCY ?? "2");
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    problems.push("AGENTFORGE_WORKER_CONCURRENCY: expected a whole number ≥ 1");
+  if (missing.length > 0 || problems.length > 0) return { success: false, missing, problems };
+  const gheHost = env.GHE_HOST?.trim();
+  return {
+    success: true,
+    value: {
+      appId,
+      privateKey,
+      webhookSecret,
+      port,
+      host: env.HOST ?? "localhost",
+      ...(gheHost ? { baseUrl: `${env.GHE_PROTOCOL ?? "https"}://${gheHost}/api/v3` } : {}),
+      logLevel: level as LogLevel,
+      logFormat: env.LOG_FORMAT === "json" ? "json" : "pretty",
+      hasRedis: (env.REDIS_URL ?? "").trim() !== "",
+      ...(leaseMs === undefined ? {} : { leaseMs }),
+      concurrency,
+    },
+  };
+}
+
+export interface AppServer {
+  /** Null in worker-only mode. */
+  readonly url: string | null;
+  /** Stops intake, lets running tasks finish (they checkpoint as they go), closes the queue. */
+  stop(): Promise<void>;
+}
+
+export interface StartAppServerOptions {
+  readonly settings: AppServerSettings;
+  readonly env: NodeJS.ProcessEnv;
+  /** `serve`: intake, plus workers when the queue is embedded. `worker`: workers only. */
+  readonly mode: "serve" | "worker";
+}
+
+/** Workspaces a killed process left, except those a task record names for resuming. */
+async function removeLeftoverWorkspaces(cacheDir: string, dataDir: string): Promise<number> {
+  const keep = await listRecordedWorkspaces(dataDir);
+  const workspaces = path.join(cacheDir, "workspaces");
+  const names = await readdir(workspaces).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  });
+  const stale = names.map((name) => path.join(workspaces, name)).filter((full) => !keep.has(full));
+  await Promise.all(stale.map((full) => rm(full, { recursive: true, force: true })));
+  return stale.length;
+}
+
+/** Setup and test commands run in the same sandbox as the agent's, with the operator's settings. */
+function createSandboxCommandRunner(runtime: Runtime, env: NodeJS.ProcessEnv): CommandRunner {
+  return createSandboxRunner({
+    env,
+    mode: runtime.sandboxKind,
+    allowEnv: runtime.config.sandbox.env_allowlist,
+    limits: { maxOutputBytes: runtime.config.sandbox.max_output_bytes },
+  });
+}
+
+const appSchema = z.object({ slug: z.string().min(1) }).loose();
+
+/** The app's slug: the mention people type, and its bot login `slug[bot]`. */
+async function readAppSlug(probot: Probot): Promise<string> {
+  const appOctokit = await probot.auth();
+  return appSchema.parse((await appOctokit.request("GET /app")).data).slug;
+}
+
+const tokenSchema = z.object({ token: z.string().min(1) }).loose();
+
+/** A new installation token, asked for with the app's JWT (valid an hour; one per task is plenty). */
+async function createInstallationToken(probot: Probot, installationId: number): Promise<string> {
+  const appOctokit = await probot.auth();
+  const response = await appOctokit.request("POST /app/installations/{installation_id}/access_tokens", {
+    installation_id: installationId,
+  });
+  return tokenSchema.parse(response.data).token;
+}
+
+/** The App: Probot, the guarded webhook server with /healthz, the queue, and (when asked) workers. */
+export async function startAppServer(options: StartAppServerOptions): Promise<AppServer> {
+  const { settings, env } = options;
+  const probot = new Probot({
+    appId: settings.appId,
+    privateKey: settings.privateKey,
+    secret: settings.webhookSecret,
+    logLevel: settings.logLevel,
+    logFormat: settings.logFormat,
+    ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+  });
+  await probot.ready();
+  const log = probot.log;
+  const runtime = await createRuntime({
+    env,
+    secrets: [settings.webhookSecret, settings.privateKey],
+    log: (message) => log.warn(message),
+  });
+  const redact = (text: string): string => runtime.runner.redactor.redact(text);
+  const queue = await openTaskQueue({
+    decodePayload: decodeGitHubTask,
+    env,
+    ...(settings.leaseMs === undefined ? {} : { leaseMs: settings.leaseMs }),
+  });
+  const appSlug = await readAppSlug(probot);
+  const runsWorkers = options.mode === "worker" || !settings.hasRedis;
+  const workersController = new AbortController();
+  let workersDone: Promise<unknown> = Promise.resolve();
+  if (runsWorkers) {
+    const cacheDir = path.join(runtime.dataDir, "cache");
+    const removed = await removeLeftoverWorkspaces(cacheDir, runtime.dataDir);
+    if (removed > 0) log.info({ removed }, "removed workspaces left by a stopped process");
+    const handler = createGitHubTaskHandler({
+      runner: runtime.runner,
+      model: runtime.model,
+      commandRunner: createSandboxCommandRunner(runtime, env),
+      cache: createRepositoryCache({ cacheDir }),
+      dataDir: runtime.dataDir,
+      appSlug,
+      getInstallationToken: (installationId) => createInstallationToken(probot, installationId),
+      operatorAllowPrefixes: runtime.config.allowed_commands,
+      logger: log,
+    });
+    workersDone = runGitHubTaskWorkers({
+      queue,
+      handler,
+      getInstallationOctokit: (id) => probot.auth(id),
+      concurrency: settings.concurrency,
+      signal: workersController.signal,
+      redact,
+      logger: log,
+    });
+  }
+  let server: Awaited<ReturnType<typeof createWebhookServer>> | null = null;
+  let url: string | null = null;
+  if (options.mode === "serve") {
+    const app = createAgentForgeApp({ queue, appSlug, redact, logger: log });
+    server = await createWebhookServer({ probot, app, secret: settings.webhookSecret });
+    const listening = server;
+    await new Promise<void>((resolve, reject) => {
+      listening.once("error", reject);
+      listening.listen(settings.port, settings.host, () => resolve());
+    });
+    const address = listening.address() as AddressInfo;
+    url = `http://${settings.host}:${address.port}`;
+    log.info(
+      { url, workers: runsWorkers, queue: settings.hasRedis ? "redis" : "embedded" },
+      "AgentForge is listening",
+    );
+  }
+  return {
+    url,
+    async stop() {
+      if (server !== null) {
+        const closing = server;
+        await new Promise<void>((resolve) => closing.close(() => resolve()));
+        closing.closeAllConnections();
+      }
+      workersController.abort();
+      await workersDone;
+      await queue.close();
+      await runtime.close();
+    },
+  };
+}
+
+/**
+ * Probot's first-run flow: a page on localhost that registers the app on GitHub from `app.yml`
+ * (the manifest flow) and writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to `.env`. Restart
+ * `agentforge serve` afterwards. Returns the stop function of the setup server.
+ */
+export async function startSetupServer(env: NodeJS.ProcessEnv): Promise<{ stop(): Promise<void> }> {
+  const { run } = await import("probot");
+  const server = await run(() => undefined, {
+    env: { ...env, APP_ID: "", PRIVATE_KEY: "", PRIVATE_KEY_PATH: "" },
+  });
+  return { stop: () => server.stop() };
+}

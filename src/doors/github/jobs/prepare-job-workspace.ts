@@ -1,0 +1,134 @@
+import { open, rm, stat } from "node:fs/promises";
+import type { CheckpointStore } from "../../../core/persistence/create-checkpoint-store.js";
+import type { JobWorkspaceRecord } from "./github-job.js";
+import type { GitHubJobDependencies } from "./github-job.js";
+
+export interface JobWorkspace {
+  readonly workspaceRoot: string;
+  readonly baseSha: string;
+  readonly remoteBranchSha: string | null;
+  /** Set when a dead worker's run can be continued in this workspace. */
+  readonly resumeRunId: string | null;
+  /** Removes the workspace and forgets the record; the repository cache stays. */
+  cleanup(): Promise<void>;
+}
+
+export interface PrepareWorkspaceOptions {
+  readonly cloneUrl: string;
+  readonly ref: string;
+  readonly branch?: string;
+  readonly fetchRefs?: readonly string[];
+}
+
+const HEADER_BYTES = 64 * 1024;
+
+async function exists(target: string): Promise<boolean> {
+  try {
+    await stat(target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** The run id from a trace's header line; null when the file is missing or has no header yet. */
+export async function readTraceRunId(tracePath: string): Promise<string | null> {
+  if (!(await exists(tracePath))) return null;
+  const handle = await open(tracePath, "r");
+  try {
+    const buffer = Buffer.alloc(HEADER_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
+    const firstLine = buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0] ?? "";
+    const header = parseJsonObject(firstLine);
+    const runId = header?.["run_id"];
+    return header?.["record"] === "header" && typeof runId === "string" ? runId : null;
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : null;
+  } catch (error) {
+    // A header cut by a crash is the same as no header: the run starts over.
+    if (error instanceof SyntaxError) return null;
+    throw error;
+  }
+}
+
+/** A run that saved a checkpoint and did not finish can be continued; anything else starts over. */
+async function resumableRunId(record: JobWorkspaceRecord, store: CheckpointStore): Promise<string | null> {
+  if (!(await exists(record.workspaceRoot))) return null;
+  const runId = await readTraceRunId(record.tracePath);
+  if (runId === null) return null;
+  // No checkpoint (the process died before the first one) or an unreadable one: start over.
+  const checkpoint = await store.load(runId).catch((error: unknown) => {
+    if (error instanceof Error) return null;
+    throw error;
+  });
+  if (checkpoint === null || checkpoint.status === "finished") return null;
+  return checkpoint.task.workspaceRoot === record.workspaceRoot ? runId : null;
+}
+
+/**
+ * The workspace of a job: the one a dead worker left, when its run can be resumed there, or a
+ * fresh checkout from the repository cache. The record is saved before the agent starts, so a
+ * crash at any later point leaves enough to continue.
+ */
+export async function prepareJobWorkspace(
+  deps: Pick<
+    GitHubJobDependencies,
+    "cache" | "getToken" | "signal" | "workspaceStore" | "tracePath" | "runner"
+  >,
+  options: PrepareWorkspaceOptions,
+): Promise<JobWorkspace> {
+  const store = deps.workspaceStore;
+  const previous = store === undefined ? null : await store.load();
+  if (previous !== null && previous.branch === (options.branch ?? null)) {
+    const runId = await resumableRunId(previous, deps.runner.store);
+    if (runId !== null) {
+      return {
+        workspaceRoot: previous.workspaceRoot,
+        baseSha: previous.baseSha,
+        remoteBranchSha: previous.remoteBranchSha,
+        resumeRunId: runId,
+        cleanup: async () => {
+          await rm(previous.workspaceRoot, { recursive: true, force: true });
+          await store?.clear();
+        },
+      };
+    }
+  }
+  if (previous !== null) await rm(previous.workspaceRoot, { recursive: true, force: true });
+  if (previous !== null && deps.tracePath !== undefined) await rm(deps.tracePath, { force: true });
+  const checkout = await deps.cache.checkout({
+    cloneUrl: options.cloneUrl,
+    token: await deps.getToken(),
+    ref: options.ref,
+    signal: deps.signal,
+    ...(options.branch === undefined ? {} : { branch: options.branch }),
+    ...(options.fetchRefs === undefined ? {} : { fetchRefs: options.fetchRefs }),
+  });
+  if (store !== undefined && deps.tracePath !== undefined) {
+    await store.save({
+      workspaceRoot: checkout.workspaceRoot,
+      baseSha: checkout.headSha,
+      remoteBranchSha: checkout.remoteBranchSha,
+      branch: options.branch ?? null,
+      tracePath: deps.tracePath,
+    });
+  }
+  return {
+    workspaceRoot: checkout.workspaceRoot,
+    baseSha: checkout.headSha,
+    remoteBranchSha: checkout.remoteBranchSha,
+    resumeRunId: null,
+    cleanup: async () => {
+      await checkout.cleanup();
+      await store?.clear();
+    },
+  };
+}

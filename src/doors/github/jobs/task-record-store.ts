@@ -1,0 +1,101 @@
+import { readdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { ensurePrivateDir } from "../../../core/persistence/resolve-data-dir.js";
+import { writeFileAtomic } from "../../../core/persistence/write-file-atomic.js";
+import type { JobWorkspaceRecord, JobWorkspaceStore } from "./github-job.js";
+
+/**
+ * What the App remembers about a running task outside the queue, in
+ * `<dataDir>/tasks/<taskId>.json` (written atomically; removed when the task ends):
+ * the progress comment it is editing and the workspace its agent run works in. The run id
+ * itself is read from the header of the task's trace, `<dataDir>/tasks/<taskId>.trace.jsonl`,
+ * which the core writes before the first model call. A worker that picks the task up after a
+ * crash uses both to resume the run in place and to close the dead worker's comment.
+ */
+export interface TaskRecord {
+  readonly progressCommentId: number | null;
+  readonly workspace: JobWorkspaceRecord | null;
+}
+
+const recordSchema = z.object({
+  progressCommentId: z.number().int().nullable(),
+  workspace: z
+    .object({
+      workspaceRoot: z.string(),
+      baseSha: z.string(),
+      remoteBranchSha: z.string().nullable(),
+      branch: z.string().nullable(),
+      tracePath: z.string(),
+    })
+    .nullable(),
+});
+
+const TASK_ID_PATTERN = /^[A-Za-z0-9-]{1,100}$/;
+
+export interface TaskRecordStore {
+  readonly tracePath: string;
+  load(): Promise<TaskRecord | null>;
+  update(change: Partial<TaskRecord>): Promise<void>;
+  remove(): Promise<void>;
+  /** The workspace half, in the shape the jobs use. */
+  readonly workspaceStore: JobWorkspaceStore;
+}
+
+export function tasksDirOf(dataDir: string): string {
+  return path.join(dataDir, "tasks");
+}
+
+export function openTaskRecordStore(dataDir: string, taskId: string): TaskRecordStore {
+  if (!TASK_ID_PATTERN.test(taskId)) throw new Error(`not a usable task id: ${JSON.stringify(taskId)}`);
+  const directory = tasksDirOf(dataDir);
+  const file = path.join(directory, `${taskId}.json`);
+
+  async function load(): Promise<TaskRecord | null> {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+    const parsed = recordSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  }
+
+  async function update(change: Partial<TaskRecord>): Promise<void> {
+    const current = (await load()) ?? { progressCommentId: null, workspace: null };
+    await ensurePrivateDir(directory);
+    await writeFileAtomic(file, `${JSON.stringify({ ...current, ...change })}\n`);
+  }
+
+  return {
+    tracePath: path.join(directory, `${taskId}.trace.jsonl`),
+    load,
+    update,
+    remove: () => rm(file, { force: true }),
+    workspaceStore: {
+      load: async () => (await load())?.workspace ?? null,
+      save: (record) => update({ workspace: record }),
+      clear: () => update({ workspace: null }),
+    },
+  };
+}
+
+/** Workspaces still named by a task record: a restarted server must leave these for resuming. */
+export async function listRecordedWorkspaces(dataDir: string): Promise<Set<string>> {
+  const directory = tasksDirOf(dataDir);
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return new Set();
+    throw error;
+  }
+  const roots = new Set<string>();
+  for (const name of names.filter((entry) => entry.endsWith(".json"))) {
+    const parsed = recordSchema.safeParse(JSON.parse(await readFile(path.join(directory, name), "utf8")));
+    if (parsed.success && parsed.data.workspace !== null) roots.add(parsed.data.workspace.workspaceRoot);
+  }
+  return roots;
+}

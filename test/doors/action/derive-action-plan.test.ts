@@ -1,0 +1,171 @@
+import { describe, expect, it } from "@jest/globals";
+import { deriveActionPlan, type ActionEvent } from "../../../src/doors/action/derive-action-plan.js";
+import { edit, read, webhookExample as example } from "./webhook-example.js";
+
+function commentEvent(
+  body: string,
+  options: { onPullRequest?: boolean; senderType?: string } = {},
+): ActionEvent {
+  const payload = edit(example("issue_comment", "created"), { "comment.body": body });
+  if (options.onPullRequest)
+    edit(payload, { "issue.pull_request": { url: "https://api.github.com/repos/o/r/pulls/1" } });
+  if (options.senderType) edit(payload, { "sender.type": options.senderType });
+  return { name: "issue_comment", payload, owner: "Codertocat", repo: "Hello-World" };
+}
+
+const auto = { mode: "auto" as const, prompt: undefined };
+
+describe("deriveActionPlan in auto mode", () => {
+  it("turns a fix command on an issue into a fix job that needs write access", () => {
+    const result = deriveActionPlan(auto, commentEvent("@agentforge fix the greeting, please use a comma"));
+    expect(result).toEqual({
+      success: true,
+      value: expect.objectContaining({
+        kind: "job",
+        needsWriteAccess: true,
+        job: expect.objectContaining({
+          kind: "fix",
+          number: 1,
+          isPullRequest: false,
+          requester: "Codertocat",
+          instructions: "the greeting, please use a comma",
+        }),
+      }),
+    });
+  });
+
+  it("turns a free request on a pull request into a request job", () => {
+    const result = deriveActionPlan(
+      auto,
+      commentEvent("@agentforge rename the helper", { onPullRequest: true }),
+    );
+    expect(result.success && result.value).toMatchObject({
+      kind: "job",
+      job: { kind: "request", isPullRequest: true, instructions: "rename the helper" },
+    });
+  });
+
+  it("answers a review request on an issue instead of running", () => {
+    const result = deriveActionPlan(auto, commentEvent("@agentforge review"));
+    expect(result.success && result.value).toMatchObject({ kind: "reply" });
+    expect(result.success && result.value.kind === "reply" && result.value.text).toContain(
+      "works on pull requests",
+    );
+  });
+
+  it("skips comments that do not address the bot, bots, and edits", () => {
+    const longerName = deriveActionPlan(auto, commentEvent("thanks @agentforgery, fix this"));
+    expect(longerName.success && longerName.value.kind).toBe("skip");
+    const plain = deriveActionPlan(auto, commentEvent("looks good"));
+    expect(plain.success && plain.value.kind).toBe("skip");
+    const bot = deriveActionPlan(auto, commentEvent("@agentforge fix this", { senderType: "Bot" }));
+    expect(bot.success && bot.value.kind).toBe("skip");
+    const edited = edit(example("issue_comment", "edited"), { "comment.body": "@agentforge fix this" });
+    const result = deriveActionPlan(auto, { name: "issue_comment", payload: edited, owner: "o", repo: "r" });
+    expect(result.success && result.value.kind).toBe("skip");
+  });
+
+  it("reviews an opened pull request from anyone, and skips drafts and closed ones", () => {
+    const opened = example("pull_request", "opened");
+    const result = deriveActionPlan(auto, { name: "pull_request", payload: opened, owner: "o", repo: "r" });
+    expect(result.success && result.value).toMatchObject({
+      kind: "job",
+      needsWriteAccess: false,
+      job: {
+        kind: "review",
+        number: read(opened, "pull_request.number"),
+        headSha: read(opened, "pull_request.head.sha"),
+      },
+    });
+    const draft = edit(example("pull_request", "opened"), { "pull_request.draft": true });
+    const skipped = deriveActionPlan(auto, { name: "pull_request", payload: draft, owner: "o", repo: "r" });
+    expect(skipped.success && skipped.value.kind).toBe("skip");
+    const closed = example("pull_request", "closed");
+    const closedResult = deriveActionPlan(auto, {
+      name: "pull_request",
+      payload: closed,
+      owner: "o",
+      repo: "r",
+    });
+    expect(closedResult.success && closedResult.value.kind).toBe("skip");
+  });
+
+  it("keeps the head before the push on synchronize", () => {
+    const payload = example("pull_request", "synchronize");
+    const result = deriveActionPlan(auto, { name: "pull_request", payload, owner: "o", repo: "r" });
+    expect(result.success && result.value.kind === "job" && result.value.job.beforeSha).toBe(
+      payload["before"],
+    );
+  });
+
+  it("takes the dispatch prompt from the input or the dispatch payload", () => {
+    const payload = { inputs: { prompt: "update the changelog" } };
+    const fromPayload = deriveActionPlan(auto, { name: "workflow_dispatch", payload, owner: "o", repo: "r" });
+    expect(fromPayload.success && fromPayload.value).toEqual({ kind: "run", prompt: "update the changelog" });
+    const missing = deriveActionPlan(auto, {
+      name: "workflow_dispatch",
+      payload: { inputs: {} },
+      owner: "o",
+      repo: "r",
+    });
+    expect(missing.success ? "" : missing.error).toContain('"prompt"');
+  });
+
+  it("refuses pull_request_target in every mode", () => {
+    const payload = example("pull_request", "opened");
+    for (const mode of ["auto", "review", "run"] as const) {
+      const result = deriveActionPlan(
+        { mode, prompt: "x" },
+        { name: "pull_request_target", payload, owner: "o", repo: "r" },
+      );
+      expect(result.success ? "" : result.error).toContain("pull_request_target is not supported");
+    }
+  });
+
+  it("fails with the field name when a payload does not fit", () => {
+    const result = deriveActionPlan(auto, {
+      name: "issue_comment",
+      payload: { action: "created" },
+      owner: "o",
+      repo: "r",
+    });
+    expect(result.success ? "" : result.error).toMatch(/issue_comment event payload .*issue/);
+  });
+});
+
+describe("deriveActionPlan in explicit modes", () => {
+  it("run mode needs a prompt", () => {
+    const result = deriveActionPlan(
+      { mode: "run", prompt: undefined },
+      { name: "push", payload: {}, owner: "o", repo: "r" },
+    );
+    expect(result.success ? "" : result.error).toContain('input "prompt" is required in run mode');
+  });
+
+  it("fix on an opened issue uses the prompt as instructions and needs write access", () => {
+    const payload = example("issues", "opened");
+    const result = deriveActionPlan(
+      { mode: "fix", prompt: "keep it short" },
+      { name: "issues", payload, owner: "o", repo: "r" },
+    );
+    expect(result.success && result.value).toMatchObject({
+      kind: "job",
+      needsWriteAccess: true,
+      job: { kind: "fix", number: read(payload, "issue.number"), instructions: "keep it short" },
+    });
+  });
+
+  it("review needs a pull request", () => {
+    const payload = example("issues", "opened");
+    const result = deriveActionPlan(
+      { mode: "review", prompt: undefined },
+      { name: "issues", payload, owner: "o", repo: "r" },
+    );
+    expect(result.success ? "" : result.error).toContain("mode review needs a pull request");
+    const push = deriveActionPlan(
+      { mode: "fix", prompt: undefined },
+      { name: "push", payload: {}, owner: "o", repo: "r" },
+    );
+    expect(push.success ? "" : push.error).toContain("push event has none");
+  });
+});

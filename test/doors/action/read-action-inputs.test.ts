@@ -1,0 +1,64 @@
+import { describe, expect, it } from "@jest/globals";
+import { inputVariableName, readActionInputs } from "../../../src/doors/action/action-inputs.js";
+
+function inputs(values: Record<string, string>): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [inputVariableName(name), value]));
+}
+
+describe("readActionInputs", () => {
+  it("keeps dashes in the variable names, as the runner does", () => {
+    expect(inputVariableName("github-token")).toBe("INPUT_GITHUB-TOKEN");
+    expect(inputVariableName("max-turns")).toBe("INPUT_MAX-TURNS");
+  });
+
+  it("applies the defaults when nothing is given", () => {
+    const result = readActionInputs({});
+    expect(result).toEqual({
+      success: true,
+      value: expect.objectContaining({
+        mode: "auto",
+        approval: "never",
+        allowedCommands: [],
+        maxTurns: undefined,
+      }),
+    });
+  });
+
+  it("treats empty inputs (an absent secret) as unset", () => {
+    const result = readActionInputs(inputs({ "api-key": "", mode: "  ", "github-token": "" }));
+    expect(result.success && result.value).toMatchObject({
+      apiKey: undefined,
+      mode: "auto",
+      githubToken: undefined,
+    });
+  });
+
+  it("splits allowed commands on newlines and commas and drops blanks and comments", () => {
+    const result = readActionInputs(
+      inputs({ "allowed-commands": "npm test\n  pytest -q , make lint\n# note\n\n" }),
+    );
+    expect(result.success && result.value.allowedCommands).toEqual(["npm test", "pytest -q", "make lint"]);
+  });
+
+  it("names the input and the bad value in the error", () => {
+    const result = readActionInputs(inputs({ "max-turns": "many", mode: "fixit" }));
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error).toContain('input "max-turns"');
+    expect(result.error).toContain('"many"');
+    expect(result.error).toContain('input "mode" must be one of auto, fix, plan, review, run');
+  });
+
+  it("never echoes a malformed credential", () => {
+    const result = readActionInputs(inputs({ "api-key": "sk-secret part" }));
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error).toContain('input "api-key"');
+    expect(result.error).not.toContain("sk-secret");
+  });
+
+  it("refuses a base URL that is not http(s)", () => {
+    const result = readActionInputs(inputs({ "base-url": "file:///etc/passwd" }));
+    expect(result.success ? "" : result.error).toContain('input "base-url"');
+  });
+});

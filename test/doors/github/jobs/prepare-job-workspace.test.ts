@@ -1,0 +1,146 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { CheckpointStore } from "../../../../src/core/persistence/create-checkpoint-store.js";
+import type { RunCheckpoint } from "../../../../src/core/persistence/run-checkpoint.js";
+import type { GitHubJobDependencies } from "../../../../src/doors/github/jobs/github-job.js";
+import {
+  prepareJobWorkspace,
+  readTraceRunId,
+} from "../../../../src/doors/github/jobs/prepare-job-workspace.js";
+import { openTaskRecordStore } from "../../../../src/doors/github/jobs/task-record-store.js";
+import type { RepositoryCache } from "../../../../src/doors/github/workspace/create-repository-cache.js";
+
+describe("prepareJobWorkspace", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "agentforge-prepare-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A cache that records checkouts and makes an empty folder for each. */
+  function fakeCache(): RepositoryCache & { checkouts: number } {
+    const cache = {
+      checkouts: 0,
+      removeLeftovers: () => Promise.resolve(0),
+      async checkout() {
+        cache.checkouts += 1;
+        const root = path.join(dir, `fresh-${cache.checkouts}`);
+        await mkdir(root);
+        return {
+          workspaceRoot: root,
+          headSha: "a".repeat(40),
+          remoteBranchSha: null,
+          cacheState: "cold" as const,
+          cleanup: () => rm(root, { recursive: true, force: true }),
+        };
+      },
+    };
+    return cache;
+  }
+
+  function storeWith(checkpoint: Partial<RunCheckpoint> | null): CheckpointStore {
+    return {
+      load: (runId: string) =>
+        checkpoint === null
+          ? Promise.reject(new Error(`no checkpoint for ${runId}`))
+          : Promise.resolve(checkpoint as RunCheckpoint),
+    } as unknown as CheckpointStore;
+  }
+
+  async function deps(checkpoint: Partial<RunCheckpoint> | null) {
+    const record = openTaskRecordStore(dir, "task-1");
+    const cache = fakeCache();
+    const value = {
+      cache,
+      getToken: () => Promise.resolve("t"),
+      signal: new AbortController().signal,
+      workspaceStore: record.workspaceStore,
+      tracePath: record.tracePath,
+      runner: { store: storeWith(checkpoint) } as unknown as GitHubJobDependencies["runner"],
+    } satisfies Parameters<typeof prepareJobWorkspace>[0];
+    return { value, record, cache };
+  }
+
+  async function leaveWorkspaceOfDeadWorker(
+    record: ReturnType<typeof openTaskRecordStore>,
+    runId: string | null,
+  ): Promise<string> {
+    const root = path.join(dir, "left");
+    await mkdir(root);
+    await record.workspaceStore.save({
+      workspaceRoot: root,
+      baseSha: "b".repeat(40),
+      remoteBranchSha: null,
+      branch: "agentforge/issue-1",
+      tracePath: record.tracePath,
+    });
+    if (runId !== null)
+      await writeFile(record.tracePath, `${JSON.stringify({ record: "header", run_id: runId })}\n`);
+    return root;
+  }
+
+  it("resumes the run a dead worker left when its workspace and checkpoint are there", async () => {
+    const root = path.join(dir, "left");
+    const { value, record, cache } = await deps({
+      status: "running",
+      task: { workspaceRoot: root } as RunCheckpoint["task"],
+    });
+    await leaveWorkspaceOfDeadWorker(record, "run-7");
+    const workspace = await prepareJobWorkspace(value, {
+      cloneUrl: "https://example.com/o/r.git",
+      ref: "main",
+      branch: "agentforge/issue-1",
+    });
+    expect(workspace.resumeRunId).toBe("run-7");
+    expect(workspace.workspaceRoot).toBe(root);
+    expect(workspace.baseSha).toBe("b".repeat(40));
+    expect(cache.checkouts).toBe(0);
+    await workspace.cleanup();
+    expect(existsSync(root)).toBe(false);
+    expect(await record.workspaceStore.load()).toBeNull();
+  });
+
+  it("starts over in a fresh checkout when the run never saved a checkpoint", async () => {
+    const { value, record, cache } = await deps(null);
+    const left = await leaveWorkspaceOfDeadWorker(record, "run-8");
+    const workspace = await prepareJobWorkspace(value, {
+      cloneUrl: "https://example.com/o/r.git",
+      ref: "main",
+      branch: "agentforge/issue-1",
+    });
+    expect(workspace.resumeRunId).toBeNull();
+    expect(cache.checkouts).toBe(1);
+    expect(existsSync(left)).toBe(false);
+    expect((await record.workspaceStore.load())?.workspaceRoot).toBe(workspace.workspaceRoot);
+  });
+
+  it("starts over when the run already finished", async () => {
+    const root = path.join(dir, "left");
+    const { value, record, cache } = await deps({
+      status: "finished",
+      task: { workspaceRoot: root } as RunCheckpoint["task"],
+    });
+    await leaveWorkspaceOfDeadWorker(record, "run-9");
+    const workspace = await prepareJobWorkspace(value, {
+      cloneUrl: "https://example.com/o/r.git",
+      ref: "main",
+      branch: "agentforge/issue-1",
+    });
+    expect(workspace.resumeRunId).toBeNull();
+    expect(cache.checkouts).toBe(1);
+  });
+
+  it("reads the run id from a trace header and nothing from a cut one", async () => {
+    const trace = path.join(dir, "t.jsonl");
+    await writeFile(trace, '{"record":"header","run_id":"r1"}\n{"record":"event"}\n');
+    expect(await readTraceRunId(trace)).toBe("r1");
+    await writeFile(trace, '{"record":"hea');
+    expect(await readTraceRunId(trace)).toBeNull();
+    expect(await readTraceRunId(path.join(dir, "missing.jsonl"))).toBeNull();
+  });
+});

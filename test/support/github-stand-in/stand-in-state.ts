@@ -1,0 +1,73 @@
+/** What the stand-in remembers; tests read it directly to check what the App did. */
+
+export interface StandInUser {
+  readonly login: string;
+  readonly id: number;
+  readonly type: "User" | "Bot";
+}
+
+export interface StandInComment {
+  readonly id: number;
+  readonly issueNumber: number;
+  body: string;
+  readonly user: StandInUser;
+  /** Every body the comment had, oldest first (the progress comment is edited in place). */
+  readonly history: string[];
+}
+
+export interface StandInIssue {
+  readonly number: number;
+  readonly title: string;
+  readonly body: string;
+  readonly user: StandInUser;
+  /** Set when the number belongs to a pull request. */
+  readonly isPullRequest: boolean;
+}
+
+export interface StandInPull {
+  readonly number: number;
+  title: string;
+  body: string;
+  readonly head: string;
+  readonly base: string;
+  readonly draft: boolean;
+  state: "open" | "closed";
+  readonly user: StandInUser;
+}
+
+export interface StandInReview {
+  readonly id: number;
+  readonly pullNumber: number;
+  readonly body: string;
+  readonly commitId: string | null;
+  readonly comments: readonly {
+    readonly path: string;
+    readonly line: number;
+    readonly side: string;
+    readonly body: string;
+  }[];
+}
+
+export interface StandInRepository {
+  readonly owner: string;
+  readonly name: string;
+  readonly defaultBranch: string;
+  readonly bareDir: string;
+  readonly issues: Map<number, StandInIssue>;
+  readonly comments: StandInComment[];
+  readonly pulls: Map<number, StandInPull>;
+  readonly reviews: StandInReview[];
+  readonly checkRuns: Record<string, unknown>[];
+  readonly reactions: { readonly target: string; readonly content: string }[];
+  nextNumber: number;
+}
+
+export interface RecordedRequest {
+  readonly method: string;
+  /** Without the `/api/v3` prefix and the query. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly status: number;
+  readonly at: number;
+}
