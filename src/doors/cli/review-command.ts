@@ -2,7 +2,7 @@ import { realpath } from "node:fs/promises";
 import { createRuntime } from "../../core/runtime/create-runtime.js";
 import { RuntimeError } from "../../core/runtime/runtime-error.js";
 import { createSandboxRunner } from "../../core/sandbox/create-sandbox-runner.js";
-import { runReviewerPanel } from "../github/jobs/run-reviewer-panel.js";
+import { runReviewerPanel } from "../../core/review/run-reviewer-panel.js";
 import { buildReview } from "../github/review/build-review.js";
 import { diffForPullRequest } from "../github/review/diff-range-for-synchronize.js";
 import { parseDiffForReview } from "../github/review/parse-diff-for-review.js";

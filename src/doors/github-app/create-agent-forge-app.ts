@@ -1,12 +1,15 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { createRedactor } from "../../core/safety/create-redactor.js";
+import type { Metrics } from "../../observability/create-metrics.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
+import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import type { GitHubTask } from "./github-task.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import { handleCommentCommand } from "./handle-comment-command.js";
 import { handleIssueLabeled } from "./handle-issue-labeled.js";
 import { handlePullRequestEvent } from "./handle-pull-request-event.js";
 import { toIntakeEvent, type IntakeDependencies } from "./intake-context.js";
+import { toWebhookResult, type AnyIntakeDecision } from "./to-webhook-result.js";
 import {
   issueCommentPayloadSchema,
   parseWebhookPayload,
@@ -21,6 +24,9 @@ export interface AgentForgeAppDependencies {
   readonly redact?: (text: string) => string;
   readonly now?: () => number;
   readonly logger?: DoorLogger;
+  /** Daily budgets per installation, checked before a task is enqueued. */
+  readonly budgets?: InstallationBudgets;
+  readonly metrics?: Metrics;
 }
 
 /**
@@ -40,70 +46,88 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
       redact: dependencies.redact ?? defaultRedact(),
       now: dependencies.now ?? Date.now,
       logger: dependencies.logger ?? app.log,
+      ...(dependencies.budgets === undefined ? {} : { budgets: dependencies.budgets }),
+      ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }),
+    };
+    const metrics = dependencies.metrics;
+    /** Counts the delivery by event and what became of it; a thrown error counts as `error`. */
+    const counted = async (eventName: string, handle: () => Promise<AnyIntakeDecision>): Promise<void> => {
+      try {
+        metrics?.recordWebhook(eventName, toWebhookResult(await handle()));
+      } catch (error) {
+        metrics?.recordWebhook(eventName, "error");
+        throw error;
+      }
     };
 
     app.on("issue_comment.created", async (context: Context<"issue_comment.created">) => {
       const event = toIntakeEvent(context);
-      const payload = parseWebhookPayload(issueCommentPayloadSchema, event.name, event.payload);
-      const owner = payload.repository.owner.login;
-      const repo = payload.repository.name;
-      const isPullRequest = payload.issue.pull_request !== undefined && payload.issue.pull_request !== null;
-      await handleCommentCommand(
-        event,
-        {
-          source: {
-            kind: "issue-comment",
-            owner,
-            repo,
-            issueNumber: payload.issue.number,
-            commentId: payload.comment.id,
+      await counted(event.name, () => {
+        const payload = parseWebhookPayload(issueCommentPayloadSchema, event.name, event.payload);
+        const owner = payload.repository.owner.login;
+        const repo = payload.repository.name;
+        const isPullRequest = payload.issue.pull_request !== undefined && payload.issue.pull_request !== null;
+        return handleCommentCommand(
+          event,
+          {
+            source: {
+              kind: "issue-comment",
+              owner,
+              repo,
+              issueNumber: payload.issue.number,
+              commentId: payload.comment.id,
+            },
+            number: payload.issue.number,
+            isPullRequest,
+            body: payload.comment.body ?? "",
+            author: payload.comment.user ?? payload.sender,
+            headSha: null,
+            reviewComment: null,
+            installationId: payload.installation.id,
           },
-          number: payload.issue.number,
-          isPullRequest,
-          body: payload.comment.body ?? "",
-          author: payload.comment.user ?? payload.sender,
-          headSha: null,
-          reviewComment: null,
-          installationId: payload.installation.id,
-        },
-        deps,
-      );
+          deps,
+        );
+      });
     });
 
     app.on(
       "pull_request_review_comment.created",
       async (context: Context<"pull_request_review_comment.created">) => {
         const event = toIntakeEvent(context);
-        const payload = parseWebhookPayload(reviewCommentPayloadSchema, event.name, event.payload);
-        const owner = payload.repository.owner.login;
-        const repo = payload.repository.name;
-        const pullNumber = payload.pull_request.number;
-        await handleCommentCommand(
-          event,
-          {
-            source: { kind: "review-comment", owner, repo, pullNumber, commentId: payload.comment.id },
-            number: pullNumber,
-            isPullRequest: true,
-            body: payload.comment.body ?? "",
-            author: payload.comment.user ?? payload.sender,
-            headSha: payload.pull_request.head.sha,
-            reviewComment: { path: payload.comment.path, line: payload.comment.line ?? null },
-            installationId: payload.installation.id,
-          },
-          deps,
-        );
+        await counted(event.name, () => {
+          const payload = parseWebhookPayload(reviewCommentPayloadSchema, event.name, event.payload);
+          const owner = payload.repository.owner.login;
+          const repo = payload.repository.name;
+          const pullNumber = payload.pull_request.number;
+          return handleCommentCommand(
+            event,
+            {
+              source: { kind: "review-comment", owner, repo, pullNumber, commentId: payload.comment.id },
+              number: pullNumber,
+              isPullRequest: true,
+              body: payload.comment.body ?? "",
+              author: payload.comment.user ?? payload.sender,
+              headSha: payload.pull_request.head.sha,
+              reviewComment: { path: payload.comment.path, line: payload.comment.line ?? null },
+              installationId: payload.installation.id,
+            },
+            deps,
+          );
+        });
       },
     );
 
     app.on(
       ["pull_request.opened", "pull_request.ready_for_review", "pull_request.synchronize"],
       async (context) => {
-        await handlePullRequestEvent(toIntakeEvent(context), deps);
+        const event = toIntakeEvent(context);
+        await counted(event.name, () => handlePullRequestEvent(event, deps));
       },
     );
 
     app.on("issues.labeled", async (context) => {
-      await handleIssueLabeled(toIntakeEvent(context), deps);
+      const event = toIntakeEvent(context);
+      await counted(event.name, () => handleIssueLabeled(event, deps));
     });
   };
 }

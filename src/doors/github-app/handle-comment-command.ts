@@ -1,5 +1,7 @@
 import { authorizeCommenter, isBotSender, meetsPermission } from "../github/commands/authorize-commenter.js";
+import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
+import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply, type CommandSource } from "./github-replies.js";
 import { taskKeyOf, type GitHubTask } from "./github-task.js";
 import { helpText } from "../github/commands/help-text.js";
@@ -25,6 +27,7 @@ export type IntakeDecision =
   | "unauthorized"
   | "config-invalid"
   | "answered"
+  | "budget-spent"
   | "enqueued"
   | "duplicate";
 
@@ -112,6 +115,12 @@ export async function handleCommentCommand(
     case "fix":
     case "plan":
       break;
+  }
+  const spent = await findSpentBudget(deps, input.installationId);
+  if (spent !== null) {
+    deps.logger.info({ ...log, reason: spent.reason }, "budget spent: command answered, not run");
+    await answer(renderBudgetComment(spent, new Date(deps.now())));
+    return "budget-spent";
   }
   const result = await deps.queue.enqueue({
     deliveryId: event.id,

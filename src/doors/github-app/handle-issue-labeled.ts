@@ -1,12 +1,21 @@
 import { authorizeCommenter, isBotSender } from "../github/commands/authorize-commenter.js";
-import { addEyesReaction } from "./github-replies.js";
+import { renderBudgetComment } from "./budgets/render-budget-comment.js";
+import { findSpentBudget } from "./find-spent-budget.js";
+import { addEyesReaction, postReply } from "./github-replies.js";
 import { taskKeyOf } from "./github-task.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
 import { issuesLabeledPayloadSchema, parseWebhookPayload } from "./webhook-payloads.js";
 
 export type LabeledDecision =
-  "ignored-bot" | "redelivery" | "config-invalid" | "other-label" | "unauthorized" | "enqueued" | "duplicate";
+  | "ignored-bot"
+  | "redelivery"
+  | "config-invalid"
+  | "other-label"
+  | "unauthorized"
+  | "budget-spent"
+  | "enqueued"
+  | "duplicate";
 
 /**
  * `issues.labeled` with the repository's trigger label: a fix on an issue, a review on a pull
@@ -44,6 +53,15 @@ export async function handleIssueLabeled(
   if (!authorization.authorized) {
     deps.logger.info({ ...log, reason: authorization.reason }, "trigger label added by an unauthorized user");
     return "unauthorized";
+  }
+  const spent = await findSpentBudget(deps, payload.installation.id);
+  if (spent !== null) {
+    deps.logger.info({ ...log, reason: spent.reason }, "budget spent: label trigger answered, not run");
+    if (await deps.queue.rememberDelivery(event.id)) {
+      const source = { kind: "issue" as const, owner, repo, issueNumber: number };
+      await postReply(event.octokit, source, renderBudgetComment(spent, new Date(deps.now())), deps.redact);
+    }
+    return "budget-spent";
   }
   const isPullRequest = payload.issue.pull_request !== undefined && payload.issue.pull_request !== null;
   const result = await deps.queue.enqueue({

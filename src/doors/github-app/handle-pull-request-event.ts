@@ -1,5 +1,7 @@
 import { isBotSender } from "../github/commands/authorize-commenter.js";
+import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
+import { findSpentBudget } from "./find-spent-budget.js";
 import { postReply } from "./github-replies.js";
 import { taskKeyOf } from "./github-task.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
@@ -13,6 +15,7 @@ export type PullRequestDecision =
   | "auto-review-off"
   | "draft-skipped"
   | "closed"
+  | "budget-spent"
   | "enqueued"
   | "duplicate";
 
@@ -45,6 +48,16 @@ export async function handlePullRequestEvent(
   }
   if (!config.value.review.auto) return "auto-review-off";
   if (pull.draft === true && !config.value.review.drafts) return "draft-skipped";
+  const spent = await findSpentBudget(deps, payload.installation.id);
+  if (spent !== null) {
+    // Said once, when the pull request opens; every push would otherwise repeat it.
+    if (payload.action === "opened" && (await deps.queue.rememberDelivery(event.id))) {
+      const source = { kind: "issue" as const, owner, repo, issueNumber: pull.number };
+      await postReply(event.octokit, source, renderBudgetComment(spent, new Date(deps.now())), deps.redact);
+    }
+    deps.logger.info({ ...log, reason: spent.reason }, "budget spent: automatic review skipped");
+    return "budget-spent";
+  }
   const result = await deps.queue.enqueue({
     deliveryId: event.id,
     key: taskKeyOf({ owner, repo, number: pull.number }),

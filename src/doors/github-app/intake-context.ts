@@ -1,5 +1,7 @@
 import type { Context, ProbotOctokit } from "probot";
+import type { Metrics } from "../../observability/create-metrics.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
+import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import type { GitHubTask } from "./github-task.js";
 import type { DoorLogger } from "../github/github-logger.js";
 
@@ -20,6 +22,10 @@ export interface IntakeDependencies {
   readonly redact: (text: string) => string;
   readonly now: () => number;
   readonly logger: DoorLogger;
+  /** When set, a spent daily budget is answered with a comment instead of a task. */
+  readonly budgets?: InstallationBudgets;
+  /** When set, each delivery is counted by event and result. */
+  readonly metrics?: Metrics;
 }
 
 export function toIntakeEvent(context: Context): IntakeEvent {

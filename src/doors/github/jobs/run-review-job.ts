@@ -2,7 +2,7 @@ import picomatch from "picomatch";
 import { buildReview } from "../review/build-review.js";
 import { collectPostedFingerprints } from "../review/collect-posted-fingerprints.js";
 import { diffForPullRequest, diffRangeForSynchronize } from "../review/diff-range-for-synchronize.js";
-import type { Finding } from "../review/finding.js";
+import type { Finding } from "../../../core/review/finding.js";
 import { parseDiffForReview } from "../review/parse-diff-for-review.js";
 import { postReview } from "../review/post-review.js";
 import { createCheckRun } from "./create-check-run.js";
@@ -10,7 +10,7 @@ import type { GitHubJobOutcome } from "./github-job.js";
 import { failedOutcome, withoutResume, type JobContext } from "./job-context.js";
 import { prepareJobWorkspace } from "./prepare-job-workspace.js";
 import { readPullRequest } from "./read-pull-request.js";
-import { runReviewerPanel } from "./run-reviewer-panel.js";
+import { runReviewerPanel } from "../../../core/review/run-reviewer-panel.js";
 import { formatUsage } from "./track-run-progress.js";
 
 /**

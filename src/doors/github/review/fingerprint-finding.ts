@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Finding } from "./finding.js";
+import type { Finding } from "../../../core/review/finding.js";
 
 const MARKER_PATTERN = /<!-- agentforge:fp=([0-9a-f]{16}) -->/g;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { buildReview, DEFAULT_MAX_COMMENTS } from "../../../../src/doors/github/review/build-review.js";
-import { findingSchema, type Finding } from "../../../../src/doors/github/review/finding.js";
+import { findingSchema, type Finding } from "../../../../src/core/review/finding.js";
 import {
   extractFingerprints,
   fingerprintFinding,

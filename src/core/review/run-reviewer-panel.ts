@@ -1,20 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { ModelClient } from "../../../core/model/model-types.js";
-import { createPolicyApprovalGate } from "../../../core/policy/create-policy-approval-gate.js";
-import { createFence } from "../../../core/safety/create-fence.js";
-import { createRedactor } from "../../../core/safety/create-redactor.js";
-import { createContentSafety } from "../../../core/session/create-content-safety.js";
-import {
-  createSubagentTools,
-  runSubagentsInParallel,
-  type SubagentDefinition,
-} from "../../../core/subagents/index.js";
-import { createFileTools } from "../../../core/tools/files/create-file-tools.js";
-import { createShellTool } from "../../../core/tools/shell/create-shell-tool.js";
-import type { CommandRunner } from "../../../core/tools/tool.js";
-import type { Finding } from "../review/finding.js";
+import type { ModelClient } from "../model/model-types.js";
+import { createPolicyApprovalGate } from "../policy/create-policy-approval-gate.js";
+import { createFence } from "../safety/create-fence.js";
+import { createRedactor } from "../safety/create-redactor.js";
+import { createContentSafety } from "../session/create-content-safety.js";
+import { createSubagentTools, runSubagentsInParallel, type SubagentDefinition } from "../subagents/index.js";
+import { createFileTools } from "../tools/files/create-file-tools.js";
+import { createShellTool } from "../tools/shell/create-shell-tool.js";
+import type { CommandRunner } from "../tools/tool.js";
+import type { Finding } from "./finding.js";
 import { parseReviewerFindings } from "./parse-reviewer-findings.js";
 
 const OUTPUT_CONTRACT = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { parseReviewerFindings } from "../../../../src/doors/github/jobs/parse-reviewer-findings.js";
+import { parseReviewerFindings } from "../../../src/core/review/parse-reviewer-findings.js";
 
 const valid = {
   path: "a.ts",

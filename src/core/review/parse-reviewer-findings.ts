@@ -1,4 +1,4 @@
-import { findingSchema, type Finding } from "../review/finding.js";
+import { findingSchema, type Finding } from "./finding.js";
 
 export type ReviewerFindingsResult =
   | { readonly success: true; readonly value: Finding[]; readonly skipped: number }

@@ -1,0 +1,30 @@
+import type { WebhookResult } from "../../observability/create-metrics.js";
+import type { IntakeDecision } from "./handle-comment-command.js";
+import type { LabeledDecision } from "./handle-issue-labeled.js";
+import type { PullRequestDecision } from "./handle-pull-request-event.js";
+
+export type AnyIntakeDecision = IntakeDecision | LabeledDecision | PullRequestDecision;
+
+/** Folds the handlers' detailed decisions into the few results the delivery metric keeps. */
+export function toWebhookResult(decision: AnyIntakeDecision): WebhookResult {
+  switch (decision) {
+    case "enqueued":
+    case "answered":
+      return "accepted";
+    case "duplicate":
+    case "redelivery":
+      return "duplicate";
+    case "unauthorized":
+    case "budget-spent":
+      return "refused";
+    case "config-invalid":
+      return "invalid";
+    case "ignored-bot":
+    case "no-mention":
+    case "other-label":
+    case "auto-review-off":
+    case "draft-skipped":
+    case "closed":
+      return "ignored";
+  }
+}
