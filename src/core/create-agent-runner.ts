@@ -20,6 +20,9 @@ import { createPolicyApprovalGate } from "./policy/create-policy-approval-gate.j
 import { createFence } from "./safety/create-fence.js";
 import { createRedactor, type Redactor } from "./safety/create-redactor.js";
 import { createContentSafety } from "./session/create-content-safety.js";
+import { createAfterToolHooks, type AfterToolHookConfig } from "./session/create-after-tool-hooks.js";
+
+const DEFAULT_HOOK_TIMEOUT_MS = 120_000;
 import { createSession, type Session, type SessionOptions } from "./session/create-session.js";
 import { buildTaskMessage } from "./session/build-task-message.js";
 import { createTraceWriter } from "./trace/create-trace-writer.js";
@@ -63,6 +66,8 @@ export interface AgentRunnerDependencies {
   readonly mcpTools?: readonly Tool[];
   /** Offers the read-only subagents (defaults plus the operator's). */
   readonly subagents?: { readonly operatorSubagents: readonly SubagentConfig[] };
+  /** Operator hooks run in the sandbox after named tools succeed. */
+  readonly afterToolHooks?: readonly AfterToolHookConfig[];
   /** Operator skill roots; the repository's `.agentforge/skills/` is added per task. */
   readonly skillRoots?: readonly string[];
   /** Exact values the process holds (model key, tokens, webhook secret). */

@@ -121,6 +121,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     mcpTools: started.tools,
     subagents: { operatorSubagents: config.subagents },
     skillRoots: config.skill_roots,
+    afterToolHooks: config.hooks.after_tool,
     model,
     dataDir,
     commandRunner,

@@ -9,12 +9,15 @@ import { runWithTimeout } from "./run-with-timeout.js";
 import { toolInputJsonSchema } from "./tool-input-json-schema.js";
 
 /** Runs after a tool, before tracing; may replace the result (operator hooks, pinned facts). */
-export type AfterToolHook = (event: {
-  readonly call: ToolCall;
-  readonly tool: Tool;
-  readonly input: unknown;
-  readonly result: ToolResult;
-}) => Promise<ToolResult | void> | ToolResult | void;
+export type AfterToolHook = (
+  event: {
+    readonly call: ToolCall;
+    readonly tool: Tool;
+    readonly input: unknown;
+    readonly result: ToolResult;
+  },
+  context: ToolContext,
+) => Promise<ToolResult | void> | ToolResult | void;
 
 export interface ToolRegistryOptions {
   readonly tools: readonly Tool[];
@@ -173,7 +176,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
       result = await runWithTimeout(tool, decided.input, context, timeoutMs);
       for (const hook of options.afterToolHooks ?? []) {
-        result = (await hook({ call, tool, input: decided.input, result })) ?? result;
+        result = (await hook({ call, tool, input: decided.input, result }, context)) ?? result;
       }
     }
     const finalResult =
