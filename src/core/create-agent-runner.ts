@@ -366,6 +366,11 @@ function buildSession(
       ? { repositoryInstructions: extras.safety.fence(task.repositoryInstructions, "repository:AGENTS.md") }
       : {}),
     maxOutputChars: settings.maxOutputChars ?? observationCharsFor(settings.contextWindow),
+    afterToolHooks: createAfterToolHooks(
+      dependencies.afterToolHooks ?? [],
+      dependencies.commandRunner,
+      settings.commandTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    ),
   });
 }
 
