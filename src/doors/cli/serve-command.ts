@@ -91,9 +91,19 @@ export async function serveCommand(io: CliIo, mode: "serve" | "worker" = "serve"
     io.stdout(
       `AgentForge App listening on ${server.url} (webhooks at /api/github/webhooks, health at /healthz)\n`,
     );
-  else io.stdout("AgentForge worker started\n");
+  else io.stdout(`AgentForge worker started (health at ${server.healthUrl}/healthz, metrics at /metrics)\n`);
   const signal = await waitForStopSignal();
-  io.stderr(`agentforge ${mode}: ${signal} received; finishing running tasks\n`);
+  io.stderr(
+    `agentforge ${mode}: ${signal} received; no new work is taken, running tasks finish (send it again to stop at once; they resume from their checkpoints)\n`,
+  );
+  // A second signal ends the process now: a stopped task is resumed from its checkpoint later.
+  void waitForStopSignal().then((again) => {
+    io.stderr(`agentforge ${mode}: ${again} received again; stopping now\n`);
+    process.exit(EXIT_CODES.cancelled);
+  });
   await server.stop();
+  // Everything the App opened is closed by now; this only ends a process that some library's
+  // socket would keep alive, and it is unref'd so a clean exit is never delayed.
+  setTimeout(() => process.exit(process.exitCode ?? EXIT_CODES.ok), 2_000).unref();
   return EXIT_CODES.ok;
 }

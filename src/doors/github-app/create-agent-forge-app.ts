@@ -53,7 +53,9 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
     /** Counts the delivery by event and what became of it; a thrown error counts as `error`. */
     const counted = async (eventName: string, handle: () => Promise<AnyIntakeDecision>): Promise<void> => {
       try {
-        metrics?.recordWebhook(eventName, toWebhookResult(await handle()));
+        // Awaited apart: `metrics?.record(…, await handle())` would skip the handler without metrics.
+        const decision = await handle();
+        metrics?.recordWebhook(eventName, toWebhookResult(decision));
       } catch (error) {
         metrics?.recordWebhook(eventName, "error");
         throw error;

@@ -1,5 +1,9 @@
 import { createServer, type Server } from "node:http";
 import { createNodeMiddleware, type ApplicationFunction, type Probot } from "probot";
+import {
+  handleHealthAndMetrics,
+  type HealthAndMetricsOptions,
+} from "../../observability/handle-health-and-metrics.js";
 import { createWebhookGuard, type WebhookGuardOptions } from "./create-webhook-guard.js";
 
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
@@ -11,10 +15,12 @@ export interface WebhookServerOptions {
   readonly secret: string;
   readonly path?: string;
   readonly limits?: Pick<WebhookGuardOptions, "maxBodyBytes" | "maxDepth">;
+  /** `/healthz` with the queue's state and `/metrics`; without it `/healthz` only says ok. */
+  readonly healthAndMetrics?: HealthAndMetricsOptions;
 }
 
 /**
- * A node:http server: the guard first, then Probot's webhook middleware, then 404. Probot's own
+ * A node:http server: health and metrics, the guard, then Probot's webhook middleware, then 404. Probot's own
  * `Server` puts its middleware first, which would leave bodies unbounded.
  */
 export async function createWebhookServer(options: WebhookServerOptions): Promise<Server> {
@@ -24,7 +30,9 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
   // Slow or stalled senders must not hold sockets open forever.
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
     const handle = async (): Promise<void> => {
-      if (request.method === "GET" && request.url === "/healthz") {
+      if (options.healthAndMetrics !== undefined) {
+        if (await handleHealthAndMetrics(request, response, options.healthAndMetrics)) return;
+      } else if (request.method === "GET" && request.url === "/healthz") {
         response.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
         return;
       }

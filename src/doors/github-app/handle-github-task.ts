@@ -1,4 +1,5 @@
 import type { ResumableAgentRunner } from "../../core/create-agent-runner.js";
+import type { LoopEvent, LoopEventListener } from "../../core/loop/loop-events.js";
 import type { ModelClient } from "../../core/model/model-types.js";
 import type { CommandRunner } from "../../core/tools/tool.js";
 import type { GitHubJob, GitHubJobOutcome } from "../github/jobs/github-job.js";
@@ -71,6 +72,26 @@ function toTaskOutcome(outcome: GitHubJobOutcome): TaskOutcome {
   };
 }
 
+/** The same runner, with every loop event also shown to `observe` (after the caller's own listener). */
+export function withLoopObserver(
+  runner: ResumableAgentRunner,
+  observe: ((event: LoopEvent) => void) | undefined,
+): ResumableAgentRunner {
+  if (observe === undefined) return runner;
+  const tee =
+    (listener: LoopEventListener | undefined): LoopEventListener =>
+    (event) => {
+      observe(event);
+      return listener?.(event);
+    };
+  return {
+    redactor: runner.redactor,
+    store: runner.store,
+    run: (task, options) => runner.run(task, { ...options, onEvent: tee(options?.onEvent) }),
+    resume: (runId, options) => runner.resume(runId, { ...options, onEvent: tee(options?.onEvent) }),
+  };
+}
+
 const tokenResponse = (value: unknown): string => {
   if (typeof value === "object" && value !== null && "token" in value && typeof value.token === "string")
     return value.token;
@@ -125,7 +146,7 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
     const outcome = await runGitHubJob(toGitHubJob(task), {
       octokit: context.octokit,
       getToken,
-      runner: options.runner,
+      runner: withLoopObserver(options.runner, context.onLoopEvent),
       cache: options.cache,
       commandRunner: options.commandRunner,
       author,

@@ -1,10 +1,20 @@
 import type { ProbotOctokit } from "probot";
-import { isRetryableError, runWorkerLoop, type WorkerLoopSummary } from "../../queue/run-worker-loop.js";
-import type { JsonValue, TaskQueue } from "../../queue/task-queue.js";
+import type { LoopEvent } from "../../core/loop/loop-events.js";
+import type { Metrics, TaskOutcome as TaskMetricOutcome } from "../../observability/create-metrics.js";
+import {
+  isRetryableError,
+  runWorkerLoop,
+  TaskAbortedError,
+  type WorkerLoopSummary,
+} from "../../queue/run-worker-loop.js";
+import type { ClaimedTask, JsonValue, TaskQueue } from "../../queue/task-queue.js";
+import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
+import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { createProgressComment } from "./create-progress-comment.js";
+import { postReply } from "./github-replies.js";
 import type { GitHubTask } from "./github-task.js";
 import type { DoorLogger } from "../github/github-logger.js";
-import type { TaskHandler } from "./task-types.js";
+import type { TaskHandler, TaskOutcome } from "./task-types.js";
 
 export interface GitHubTaskWorkersOptions {
   readonly queue: TaskQueue<GitHubTask>;
@@ -15,65 +25,144 @@ export interface GitHubTaskWorkersOptions {
   readonly signal: AbortSignal;
   readonly redact: (text: string) => string;
   readonly logger: DoorLogger;
+  /** Checked when a task is claimed (a budget may be spent since intake); usage recorded after. */
+  readonly budgets?: InstallationBudgets;
+  readonly metrics?: Metrics;
+  readonly now?: () => number;
   readonly pollMs?: number;
   readonly workerId?: string;
 }
 
+/** A full concurrency budget at claim time: the task goes back to the queue and is tried later. */
+export class BudgetSlotBusyError extends Error {
+  override readonly name = "BudgetSlotBusyError";
+  readonly code = "BUDGET_SLOT_BUSY";
+  readonly retryable = true;
+  constructor(installationId: number) {
+    super(`installation ${installationId} runs as many tasks as its budget allows; retrying later`);
+  }
+}
+
+/** How often a running task renews its concurrency slot (slots expire so a dead worker frees them). */
+const SLOT_RENEWAL_MS = 10 * 60 * 1000;
+
+/** Sums what a run spent, from its model calls, so a failed run is charged as well as a finished one. */
+function createUsageMeter(metrics: Metrics | undefined) {
+  const usage = { tokens: 0, costUsd: 0 };
+  return {
+    usage,
+    observe: (event: LoopEvent): void => {
+      metrics?.observeLoopEvent(event);
+      if (event.type !== "model-call-end") return;
+      usage.tokens += event.usage.promptTokens + event.usage.completionTokens;
+      usage.costUsd += event.costUsd;
+    },
+  };
+}
+
+function outcomeOfFailure(error: unknown, signal: AbortSignal, isLastAttempt: boolean): TaskMetricOutcome {
+  if (signal.aborted) {
+    return signal.reason instanceof TaskAbortedError && signal.reason.code === "LEASE_LOST"
+      ? "lease-lost"
+      : "cancelled";
+  }
+  return isRetryableError(error) && !isLastAttempt ? "retried" : "failed";
+}
+
 /**
- * The seam between the queue and the task handler: authenticates as the installation, gives
- * the handler one progress comment, and makes sure a task that throws still ends with a comment
- * saying so, since a silent failure is the one outcome a person cannot act on.
+ * The seam between the queue and the task handler: checks the installation's budget, authenticates
+ * as the installation, gives the handler one progress comment, records metrics and spending, and
+ * makes sure a task that throws still ends with a comment saying so, since a silent failure is the
+ * one outcome a person cannot act on.
  */
 export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise<WorkerLoopSummary> {
+  const { budgets, metrics, logger } = options;
+  const now = options.now ?? Date.now;
+
+  async function refuseForBudget(claimed: ClaimedTask<GitHubTask>, octokit: ProbotOctokit) {
+    const task = claimed.payload;
+    const slot = budgets === undefined ? null : await budgets.startTask(task.installationId, claimed.taskId);
+    if (slot === null || slot.allowed) return null;
+    if (slot.reason === "concurrent-tasks") throw new BudgetSlotBusyError(task.installationId);
+    const source = { kind: "issue" as const, owner: task.owner, repo: task.repo, issueNumber: task.number };
+    await postReply(octokit, source, renderBudgetComment(slot, new Date(now())), options.redact);
+    logger.info({ taskId: claimed.taskId, reason: slot.reason }, "budget spent: claimed task not run");
+    const outcome: TaskOutcome = { status: "budget-spent", summary: `budget spent (${slot.reason})` };
+    return outcome;
+  }
+
+  async function runTask(claimed: ClaimedTask<GitHubTask>, signal: AbortSignal): Promise<TaskOutcome> {
+    const task = claimed.payload;
+    const octokit = await options.getInstallationOctokit(task.installationId);
+    const refused = await refuseForBudget(claimed, octokit);
+    if (refused !== null) return refused;
+    const startedAt = now();
+    const meter = createUsageMeter(metrics);
+    const renewal =
+      budgets === undefined
+        ? undefined
+        : setInterval(() => {
+            budgets.startTask(task.installationId, claimed.taskId).catch((error: unknown) => {
+              logger.warn({ err: error, taskId: claimed.taskId }, "could not renew the budget slot");
+            });
+          }, SLOT_RENEWAL_MS);
+    const progress = createProgressComment(octokit, {
+      owner: task.owner,
+      repo: task.repo,
+      issueNumber: task.number,
+      redact: options.redact,
+      logger,
+    });
+    try {
+      const outcome = await options.handler(
+        { ...task, taskId: claimed.taskId, attempt: claimed.attempt, maxAttempts: claimed.maxAttempts },
+        { octokit, signal, progress, onLoopEvent: meter.observe },
+      );
+      metrics?.recordTask("completed", now() - startedAt);
+      return outcome;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const isLastAttempt = claimed.attempt >= claimed.maxAttempts;
+      metrics?.recordTask(outcomeOfFailure(error, signal, isLastAttempt), now() - startedAt);
+      if (signal.aborted) {
+        await progress.finish("Stopped on request.").catch((finishError: unknown) => {
+          logger.warn({ err: finishError, taskId: claimed.taskId }, "could not post the stop notice");
+        });
+      } else if (!isRetryableError(error) || isLastAttempt) {
+        await progress
+          .finish(
+            `The run failed: ${message}\n\nYou can try again with a new comment, or \`@agentforge help\`.`,
+          )
+          .catch((finishError: unknown) => {
+            logger.error({ err: finishError, taskId: claimed.taskId }, "could not post the failure notice");
+          });
+      }
+      throw error;
+    } finally {
+      clearInterval(renewal);
+      if (budgets !== undefined) {
+        await budgets.record(task.installationId, meter.usage).catch((error: unknown) => {
+          logger.error(
+            { err: error, taskId: claimed.taskId, usage: meter.usage },
+            "could not record spending",
+          );
+        });
+        await budgets.finishTask(task.installationId, claimed.taskId).catch((error: unknown) => {
+          logger.warn({ err: error, taskId: claimed.taskId }, "could not free the budget slot");
+        });
+      }
+    }
+  }
+
   return runWorkerLoop(
     options.queue,
-    async (claimed, { signal }) => {
-      const task = claimed.payload;
-      const octokit = await options.getInstallationOctokit(task.installationId);
-      const progress = createProgressComment(octokit, {
-        owner: task.owner,
-        repo: task.repo,
-        issueNumber: task.number,
-        redact: options.redact,
-        logger: options.logger,
-      });
-      try {
-        const outcome = await options.handler(
-          { ...task, taskId: claimed.taskId, attempt: claimed.attempt, maxAttempts: claimed.maxAttempts },
-          { octokit, signal, progress },
-        );
-        return { ...outcome } satisfies JsonValue;
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const isLastAttempt = claimed.attempt >= claimed.maxAttempts;
-        if (signal.aborted) {
-          await progress.finish("Stopped on request.").catch((finishError: unknown) => {
-            options.logger.warn(
-              { err: finishError, taskId: claimed.taskId },
-              "could not post the stop notice",
-            );
-          });
-        } else if (!isRetryableError(error) || isLastAttempt) {
-          await progress
-            .finish(
-              `The run failed: ${message}\n\nYou can try again with a new comment, or \`@agentforge help\`.`,
-            )
-            .catch((finishError: unknown) => {
-              options.logger.error(
-                { err: finishError, taskId: claimed.taskId },
-                "could not post the failure notice",
-              );
-            });
-        }
-        throw error;
-      }
-    },
+    async (claimed, { signal }) => ({ ...(await runTask(claimed, signal)) }) satisfies JsonValue,
     {
       concurrency: options.concurrency,
       signal: options.signal,
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.workerId === undefined ? {} : { workerId: options.workerId }),
-      logger: options.logger,
+      logger,
     },
   );
 }

@@ -1,15 +1,21 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { Probot } from "probot";
+import type { Probot } from "probot";
 import { createRuntime, type Runtime } from "../../core/runtime/create-runtime.js";
 import { createSandboxRunner } from "../../core/sandbox/create-sandbox-runner.js";
 import type { CommandRunner } from "../../core/tools/tool.js";
 import { z } from "zod";
+import { createMetrics } from "../../observability/create-metrics.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
 import { listRecordedWorkspaces } from "../github/jobs/task-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
+import type { BudgetLimits } from "./budgets/create-installation-budgets.js";
+import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
+import { hasBudgetLimits, readBudgetLimits } from "./budgets/read-budget-limits.js";
 import { createAgentForgeApp } from "./create-agent-forge-app.js";
+import { createAppProbot } from "./create-app-probot.js";
+import { createHealthServer } from "./create-health-server.js";
 import { createWebhookServer } from "./create-webhook-server.js";
 import { decodeGitHubTask } from "./github-task.js";
 import { createGitHubTaskHandler } from "./handle-github-task.js";
@@ -29,6 +35,10 @@ export interface AppServerSettings {
   readonly logLevel: LogLevel;
   readonly logFormat: "json" | "pretty";
   readonly hasRedis: boolean;
+  /** Set with REDIS_URL: the queue, the budgets and Probot's rate limiting all use it. */
+  readonly redisUrl?: string;
+  /** Per-installation budgets (AGENTFORGE_BUDGET_*); empty means none. */
+  readonly budgetLimits: BudgetLimits;
   /** Milliseconds a worker holds a task without renewing; a dead worker's task is retried after it. */
   readonly leaseMs?: number;
   readonly concurrency: number;
@@ -69,8 +79,12 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
   const concurrency = Number(env.AGENTFORGE_WORKER_CONCURRENCY ?? "2");
   if (!Number.isInteger(concurrency) || concurrency < 1)
     problems.push("AGENTFORGE_WORKER_CONCURRENCY: expected a whole number ≥ 1");
-  if (missing.length > 0 || problems.length > 0) return { success: false, missing, problems };
+  const budgetLimits = readBudgetLimits(env);
+  if (!budgetLimits.success) problems.push(budgetLimits.error);
+  if (missing.length > 0 || problems.length > 0 || !budgetLimits.success)
+    return { success: false, missing, problems };
   const gheHost = env.GHE_HOST?.trim();
+  const redisUrl = env.REDIS_URL?.trim() ?? "";
   return {
     success: true,
     value: {
@@ -82,7 +96,9 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
       ...(gheHost ? { baseUrl: `${env.GHE_PROTOCOL ?? "https"}://${gheHost}/api/v3` } : {}),
       logLevel: level as LogLevel,
       logFormat: env.LOG_FORMAT === "json" ? "json" : "pretty",
-      hasRedis: (env.REDIS_URL ?? "").trim() !== "",
+      hasRedis: redisUrl !== "",
+      ...(redisUrl === "" ? {} : { redisUrl }),
+      budgetLimits: budgetLimits.value,
       ...(leaseMs === undefined ? {} : { leaseMs }),
       concurrency,
     },
@@ -90,8 +106,10 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
 }
 
 export interface AppServer {
-  /** Null in worker-only mode. */
+  /** The webhook server's URL; null in worker-only mode. */
   readonly url: string | null;
+  /** Where `/healthz` and `/metrics` answer (the webhook server, or the worker's own). */
+  readonly healthUrl: string;
   /** Stops intake, lets running tasks finish (they checkpoint as they go), closes the queue. */
   stop(): Promise<void>;
 }
@@ -148,14 +166,16 @@ async function createInstallationToken(probot: Probot, installationId: number): 
 /** The App: Probot, the guarded webhook server with /healthz, the queue, and (when asked) workers. */
 export async function startAppServer(options: StartAppServerOptions): Promise<AppServer> {
   const { settings, env } = options;
-  const probot = new Probot({
+  const app = createAppProbot({
     appId: settings.appId,
     privateKey: settings.privateKey,
-    secret: settings.webhookSecret,
+    webhookSecret: settings.webhookSecret,
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+    ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
   });
+  const probot = app.probot;
   await probot.ready();
   const log = probot.log;
   const runtime = await createRuntime({
@@ -164,11 +184,23 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     log: (message) => log.warn(message),
   });
   const redact = (text: string): string => runtime.runner.redactor.redact(text);
+  const concurrentTasks = settings.budgetLimits.concurrentTasks;
   const queue = await openTaskQueue({
     decodePayload: decodeGitHubTask,
     env,
     ...(settings.leaseMs === undefined ? {} : { leaseMs: settings.leaseMs }),
+    // The queue holds an installation's extra tasks back instead of handing them to a worker.
+    ...(concurrentTasks === undefined ? {} : { perInstallationConcurrency: concurrentTasks }),
   });
+  const metrics = createMetrics({ queue, withProcessMetrics: true });
+  const opened: OpenedBudgets | null = hasBudgetLimits(settings.budgetLimits)
+    ? openInstallationBudgets({
+        limits: settings.budgetLimits,
+        dataDir: runtime.dataDir,
+        ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
+      })
+    : null;
+  const budgets = opened === null ? {} : { budgets: opened.budgets };
   const appSlug = await readAppSlug(probot);
   const runsWorkers = options.mode === "worker" || !settings.hasRedis;
   const workersController = new AbortController();
@@ -196,37 +228,57 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       signal: workersController.signal,
       redact,
       logger: log,
+      metrics,
+      ...budgets,
     });
   }
-  let server: Awaited<ReturnType<typeof createWebhookServer>> | null = null;
-  let url: string | null = null;
-  if (options.mode === "serve") {
-    const app = createAgentForgeApp({ queue, appSlug, redact, logger: log });
-    server = await createWebhookServer({ probot, app, secret: settings.webhookSecret });
-    const listening = server;
-    await new Promise<void>((resolve, reject) => {
-      listening.once("error", reject);
-      listening.listen(settings.port, settings.host, () => resolve());
-    });
-    const address = listening.address() as AddressInfo;
-    url = `http://${settings.host}:${address.port}`;
-    log.info(
-      { url, workers: runsWorkers, queue: settings.hasRedis ? "redis" : "embedded" },
-      "AgentForge is listening",
-    );
+  const healthAndMetrics = { metrics, queue };
+  const server =
+    options.mode === "serve"
+      ? await createWebhookServer({
+          probot,
+          app: createAgentForgeApp({ queue, appSlug, redact, logger: log, metrics, ...budgets }),
+          secret: settings.webhookSecret,
+          healthAndMetrics,
+        })
+      : createHealthServer({ ...healthAndMetrics, logger: log });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const baseUrl = `http://${settings.host}:${address.port}`;
+  log.info(
+    {
+      url: baseUrl,
+      mode: options.mode,
+      workers: runsWorkers,
+      queue: settings.hasRedis ? "redis" : "embedded",
+      budgets: opened?.store ?? "none",
+    },
+    options.mode === "serve" ? "AgentForge is listening" : "AgentForge worker is running",
+  );
+  let stopping: Promise<void> | null = null;
+  async function stop(): Promise<void> {
+    // Intake first, so no new task arrives; then no new claims, and running tasks end (they
+    // checkpoint as they go, and a task stopped mid-run is resumed by whichever worker claims it).
+    const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    workersController.abort();
+    await workersDone;
+    server.closeAllConnections();
+    await closing;
+    await queue.close();
+    await opened?.close();
+    await app.close();
+    await runtime.close();
   }
   return {
-    url,
-    async stop() {
-      if (server !== null) {
-        const closing = server;
-        await new Promise<void>((resolve) => closing.close(() => resolve()));
-        closing.closeAllConnections();
-      }
-      workersController.abort();
-      await workersDone;
-      await queue.close();
-      await runtime.close();
+    url: options.mode === "serve" ? baseUrl : null,
+    healthUrl: baseUrl,
+    stop() {
+      stopping ??= stop();
+      return stopping;
     },
   };
 }

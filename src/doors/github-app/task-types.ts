@@ -1,4 +1,5 @@
 import type { ProbotOctokit } from "probot";
+import type { LoopEvent } from "../../core/loop/loop-events.js";
 import type { GitHubTask } from "./github-task.js";
 import type { ProgressComment } from "./create-progress-comment.js";
 
@@ -17,6 +18,7 @@ export type TaskOutcomeStatus =
   | "review-posted"
   | "answered"
   | "no-change"
+  | "budget-spent"
   | "failed";
 
 /** What a finished task reports; stored with the task, so it must stay plain JSON. */
@@ -37,6 +39,8 @@ export interface TaskHandlerContext {
   readonly signal: AbortSignal;
   /** The one comment edited in place as the run goes. */
   readonly progress: ProgressComment;
+  /** Sees every event of the task's agent run (metrics, budget accounting), beside the progress comment. */
+  readonly onLoopEvent?: (event: LoopEvent) => void;
 }
 
 /**

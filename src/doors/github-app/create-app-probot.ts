@@ -1,0 +1,66 @@
+import { Probot, ProbotOctokit } from "probot";
+
+export interface AppProbotSettings {
+  readonly appId: string;
+  readonly privateKey: string;
+  readonly webhookSecret: string;
+  readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
+  readonly logFormat: "json" | "pretty";
+  readonly baseUrl?: string;
+  /** Probot's own REDIS_URL support: the throttle plugin's Bottleneck runs clustered on it. */
+  readonly redisUrl?: string;
+}
+
+interface ClosableConnection {
+  disconnect(flush?: boolean): Promise<unknown>;
+}
+
+function isClosableConnection(value: unknown): value is ClosableConnection {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "disconnect" in value &&
+    typeof value.disconnect === "function"
+  );
+}
+
+/**
+ * Probot for the App. With `redisUrl`, Probot hands the throttle plugin a Bottleneck Redis
+ * connection, so every instance (serve and each worker) counts GitHub's rate limits together.
+ * Probot keeps no public handle on that connection; it reaches the Octokit options of every
+ * client it builds, so a thin Octokit subclass notes it there, and `close` disconnects it (its
+ * sockets would otherwise keep a stopped process alive).
+ */
+export function createAppProbot(
+  settings: AppProbotSettings,
+  Octokit: typeof ProbotOctokit = ProbotOctokit,
+): { readonly probot: Probot; readonly throttleConnections: ReadonlySet<unknown>; close(): Promise<void> } {
+  const throttleConnections = new Set<unknown>();
+  const Observed = Octokit.defaults((options: Record<string, unknown>) => {
+    const throttle = options["throttle"];
+    if (typeof throttle === "object" && throttle !== null && "connection" in throttle)
+      throttleConnections.add(throttle.connection);
+    return options;
+  });
+  const probot = new Probot({
+    appId: settings.appId,
+    privateKey: settings.privateKey,
+    secret: settings.webhookSecret,
+    logLevel: settings.logLevel,
+    logFormat: settings.logFormat,
+    Octokit: Observed,
+    ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+    ...(settings.redisUrl === undefined ? {} : { redisConfig: settings.redisUrl }),
+  });
+  return {
+    probot,
+    throttleConnections,
+    async close() {
+      const closing = [...throttleConnections]
+        .filter(isClosableConnection)
+        .map((connection) => connection.disconnect(false));
+      throttleConnections.clear();
+      await Promise.allSettled(closing);
+    },
+  };
+}
