@@ -5,7 +5,13 @@ import { eventAttributes } from "./event-attributes.js";
 import type { TraceFooter, TraceHeader, TraceLine } from "./trace-format.js";
 
 /** Events after which the trace is flushed to disk. */
-const FLUSH_AFTER = new Set(["tool-call-start", "tool-call-end", "model-call-end", "run-finished", "run-resumed"]);
+const FLUSH_AFTER = new Set([
+  "tool-call-start",
+  "tool-call-end",
+  "model-call-end",
+  "run-finished",
+  "run-resumed",
+]);
 
 export interface TraceWriter {
   readonly path: string;
