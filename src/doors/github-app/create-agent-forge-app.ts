@@ -27,6 +27,8 @@ export interface AgentForgeAppDependencies {
   /** Daily budgets per installation, checked before a task is enqueued. */
   readonly budgets?: InstallationBudgets;
   readonly metrics?: Metrics;
+  /** `background` (default): the 👀 reaction goes out after the webhook is answered. */
+  readonly acknowledge?: "background" | "await";
 }
 
 /**
@@ -36,6 +38,23 @@ export interface AgentForgeAppDependencies {
 function defaultRedact(): (text: string) => string {
   const redactor = createRedactor();
   return (text) => redactor.redact(text);
+}
+
+/**
+ * The reaction is a write, and Probot's write throttle spaces writes about a second apart per
+ * process: awaited, a burst of comments would hold the webhook answers for seconds. The task is
+ * already durable, so by default the acknowledgement goes out after the answer; either way a
+ * failed reaction is logged, never turned into a failed delivery.
+ */
+function createAcknowledger(
+  mode: "background" | "await",
+  logger: DoorLogger,
+): (work: () => Promise<void>) => Promise<void> {
+  const attempt = (work: () => Promise<void>): Promise<void> =>
+    work().catch((error: unknown) =>
+      logger.warn({ err: error }, "could not add the acknowledgement reaction"),
+    );
+  return mode === "await" ? attempt : (work) => (void attempt(work), Promise.resolve());
 }
 
 export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): ApplicationFunction {
@@ -48,6 +67,10 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
       logger: dependencies.logger ?? app.log,
       ...(dependencies.budgets === undefined ? {} : { budgets: dependencies.budgets }),
       ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }),
+      acknowledge: createAcknowledger(
+        dependencies.acknowledge ?? "background",
+        dependencies.logger ?? app.log,
+      ),
     };
     const metrics = dependencies.metrics;
     /** Counts the delivery by event and what became of it; a thrown error counts as `error`. */

@@ -149,11 +149,7 @@ export async function handleCommentCommand(
     { ...log, taskId: result.taskId, reason: result.reason, command: command.kind },
     "task enqueued",
   );
-  try {
-    await addEyesReaction(event.octokit, input.source);
-  } catch (error) {
-    // The task is durable already; a missing reaction must not fail the delivery into a retry.
-    deps.logger.warn({ ...log, err: error }, "could not add the acknowledgement reaction");
-  }
+  // The task is durable already; a missing reaction must not fail the delivery into a retry.
+  await deps.acknowledge(() => addEyesReaction(event.octokit, input.source));
   return "enqueued";
 }

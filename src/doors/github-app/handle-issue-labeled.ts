@@ -88,10 +88,8 @@ export async function handleIssueLabeled(
   });
   if (!result.accepted) return "duplicate";
   deps.logger.info({ ...log, taskId: result.taskId, reason: result.reason }, "label trigger enqueued");
-  try {
-    await addEyesReaction(event.octokit, { kind: "issue", owner, repo, issueNumber: number });
-  } catch (error) {
-    deps.logger.warn({ ...log, err: error }, "could not add the acknowledgement reaction");
-  }
+  await deps.acknowledge(() =>
+    addEyesReaction(event.octokit, { kind: "issue", owner, repo, issueNumber: number }),
+  );
   return "enqueued";
 }

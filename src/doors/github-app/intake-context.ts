@@ -26,6 +26,8 @@ export interface IntakeDependencies {
   readonly budgets?: InstallationBudgets;
   /** When set, each delivery is counted by event and result. */
   readonly metrics?: Metrics;
+  /** Runs the 👀 acknowledgement: in the background in production, awaited in tests. */
+  readonly acknowledge: (work: () => Promise<void>) => Promise<void>;
 }
 
 export function toIntakeEvent(context: Context): IntakeEvent {

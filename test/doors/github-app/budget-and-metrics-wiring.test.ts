@@ -71,7 +71,7 @@ describe("budgets and metrics in the App", () => {
     budgets = createInstallationBudgets({ store, limits: { tokensPerDay: 1_000, costUsdPerDay: 5 } });
     metrics = createMetrics({ queue });
     probot = new Probot({ appId: 123, privateKey, Octokit: TestOctokit, log: pino({ level: "silent" }) });
-    await probot.load(createAgentForgeApp({ queue, logger, budgets, metrics }));
+    await probot.load(createAgentForgeApp({ queue, logger, budgets, metrics, acknowledge: "await" }));
   });
 
   afterEach(async () => {

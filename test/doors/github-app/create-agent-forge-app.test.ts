@@ -149,6 +149,36 @@ describe("createAgentForgeApp intake", () => {
     expect(claimed?.key).toBe("codertocat/hello-world#1");
   });
 
+  it("answers before the 👀 reaction completes by default, so the write throttle never delays intake", async () => {
+    await harness.close();
+    harness = await createAppHarness({ acknowledge: "background" });
+    let answerReaction: (() => void) | undefined;
+    const reactionAsked = new Promise<void>((resolve) => {
+      const scope = nock(API);
+      mockInstallationToken(scope);
+      mockPermission(scope, OWNER, REPO, "Codertocat", "write");
+      mockConfig(scope, OWNER, REPO, null, []);
+      scope
+        .post(`/repos/${OWNER}/${REPO}/issues/comments/492700400/reactions`)
+        .reply((_uri, _body, callback) => {
+          answerReaction = () => callback(null, [201, { id: 1, content: "eyes" }]);
+          resolve();
+        });
+    });
+
+    await harness.probot.receive({
+      id: "d-bg",
+      name: "issue_comment",
+      payload: commentPayload("@agentforge fix this") as never,
+    });
+
+    // The delivery is handled and the task durable while the reaction is still unanswered.
+    expect(await tasks()).toBe(1);
+    await reactionAsked;
+    expect(answerReaction).toBeDefined();
+    answerReaction?.();
+  });
+
   it("enqueues one task when GitHub redelivers the same delivery", async () => {
     const scope = nock(API);
     mockInstallationToken(scope);

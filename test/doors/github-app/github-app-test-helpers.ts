@@ -78,7 +78,9 @@ export interface AppHarness {
   close(): Promise<void>;
 }
 
-export async function createAppHarness(options: { appSlug?: string } = {}): Promise<AppHarness> {
+export async function createAppHarness(
+  options: { appSlug?: string; acknowledge?: "await" | "background" } = {},
+): Promise<AppHarness> {
   const dir = await mkdtemp(join(tmpdir(), "agentforge-app-"));
   const queue = createSqliteTaskQueue({
     filePath: join(dir, "queue.sqlite"),
@@ -87,7 +89,12 @@ export async function createAppHarness(options: { appSlug?: string } = {}): Prom
   const logger = createRecordingLogger();
   const probot = new Probot({ appId: 123, privateKey, Octokit: TestOctokit, log: pino({ level: "silent" }) });
   await probot.load(
-    createAgentForgeApp({ queue, logger, ...(options.appSlug ? { appSlug: options.appSlug } : {}) }),
+    createAgentForgeApp({
+      queue,
+      logger,
+      acknowledge: options.acknowledge ?? "await",
+      ...(options.appSlug ? { appSlug: options.appSlug } : {}),
+    }),
   );
   const unmatched: string[] = [];
   const onNoMatch = (request: { method?: string; path?: string; href?: string }): void => {
