@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 
 export interface AppProbotSettings {
@@ -9,6 +10,8 @@ export interface AppProbotSettings {
   readonly baseUrl?: string;
   /** Probot's own REDIS_URL support: the throttle plugin's Bottleneck runs clustered on it. */
   readonly redisUrl?: string;
+  /** The App's log (redacting); without it Probot builds its own from logLevel and logFormat. */
+  readonly log?: Logger;
 }
 
 interface ClosableConnection {
@@ -49,6 +52,7 @@ export function createAppProbot(
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     Octokit: Observed,
+    ...(settings.log === undefined ? {} : { log: settings.log }),
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
     ...(settings.redisUrl === undefined ? {} : { redisConfig: settings.redisUrl }),
   });

@@ -20,6 +20,8 @@ import { createWebhookServer } from "./create-webhook-server.js";
 import { decodeGitHubTask } from "./github-task.js";
 import { createGitHubTaskHandler } from "./handle-github-task.js";
 import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
+import { createRedactor, type Redactor } from "../../core/safety/create-redactor.js";
+import { createRedactingLogger } from "./create-redacting-logger.js";
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -166,7 +168,17 @@ async function createInstallationToken(probot: Probot, installationId: number): 
 /** The App: Probot, the guarded webhook server with /healthz, the queue, and (when asked) workers. */
 export async function startAppServer(options: StartAppServerOptions): Promise<AppServer> {
   const { settings, env } = options;
+  // One redactor for the whole process: it starts with the App's own secrets and becomes the
+  // runner's (which learns every installation token) once the runtime exists.
+  let activeRedactor: Redactor = createRedactor({ secrets: [settings.webhookSecret, settings.privateKey] });
+  const redactingLog = await createRedactingLogger({
+    level: settings.logLevel,
+    logFormat: settings.logFormat,
+    redact: (text) => activeRedactor.redact(text),
+    redactDeep: (value) => activeRedactor.redactDeep(value),
+  });
   const app = createAppProbot({
+    log: redactingLog,
     appId: settings.appId,
     privateKey: settings.privateKey,
     webhookSecret: settings.webhookSecret,
@@ -183,6 +195,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     secrets: [settings.webhookSecret, settings.privateKey],
     log: (message) => log.warn(message),
   });
+  activeRedactor = runtime.runner.redactor;
   const redact = (text: string): string => runtime.runner.redactor.redact(text);
   const concurrentTasks = settings.budgetLimits.concurrentTasks;
   const queue = await openTaskQueue({
