@@ -7,7 +7,8 @@ import { createRepositoryCache } from "../github/workspace/create-repository-cac
 import type { ActionContext } from "./action-context.js";
 import { buildRuntimeEnvironment } from "./action-secrets.js";
 import { authorizeRequester } from "./authorize-requester.js";
-import { createActionProgress } from "./create-action-progress.js";
+import { createProgressComment } from "../github/create-progress-comment.js";
+import type { DoorLogger } from "../github/github-logger.js";
 import type { ActionPlan } from "./derive-action-plan.js";
 import { reportRun } from "./report-run.js";
 
@@ -85,11 +86,11 @@ export async function runGitHubActionJob(
       allowEnv: runtime.config.sandbox.env_allowlist,
       limits: { maxOutputBytes: runtime.config.sandbox.max_output_bytes },
     });
-    const progress = createActionProgress(octokit, {
+    const progress = createProgressComment(octokit, {
       ...target,
       issueNumber: plan.job.number,
       redact,
-      warn: (message) => io.warning(message),
+      logger: warningLogger((message) => io.warning(redact(message))),
     });
     const outcome = await dependencies.runGitHubJob(plan.job, {
       octokit,
@@ -141,4 +142,10 @@ async function acknowledge(
   } catch (error) {
     warn(`could not add the 👀 reaction: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The progress comment reports failed edits through the step's warnings. */
+function warningLogger(warn: (message: string) => void): DoorLogger {
+  const report = (details: object, message: string): void => warn(`${message} ${JSON.stringify(details)}`);
+  return { debug: () => undefined, info: () => undefined, warn: report, error: report };
 }

@@ -10,7 +10,7 @@ import {
 import type { ClaimedTask, JsonValue, TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
-import { createProgressComment } from "./create-progress-comment.js";
+import { createProgressComment } from "../github/create-progress-comment.js";
 import { postReply } from "./github-replies.js";
 import type { GitHubTask } from "./github-task.js";
 import type { DoorLogger } from "../github/github-logger.js";

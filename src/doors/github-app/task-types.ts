@@ -1,7 +1,7 @@
 import type { ProbotOctokit } from "probot";
 import type { LoopEvent } from "../../core/loop/loop-events.js";
 import type { GitHubTask } from "./github-task.js";
-import type { ProgressComment } from "./create-progress-comment.js";
+import type { ProgressComment } from "../github/create-progress-comment.js";
 
 /** A task as a worker sees it: the intake record plus its place in the queue. */
 export type QueuedTask = GitHubTask & {

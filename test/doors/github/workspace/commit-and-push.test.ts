@@ -2,10 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  buildCommitMessage,
-  commitAndPush,
-} from "../../../../src/doors/github/workspace/commit-and-push.js";
+import { buildCommitMessage, commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
 import {
   createRepositoryCache,
   type RepositoryCache,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import nock from "nock";
-import { createProgressComment } from "../../../src/doors/github-app/create-progress-comment.js";
-import { API, TestOctokit } from "./github-app-test-helpers.js";
+import { createProgressComment } from "../../../src/doors/github/create-progress-comment.js";
+import { API, TestOctokit } from "../github-app/github-app-test-helpers.js";
 
 describe("createProgressComment", () => {
   beforeEach(() => nock.disableNetConnect());

@@ -1,5 +1,5 @@
-import type { ProbotOctokit } from "probot";
-import type { DoorLogger } from "../github/github-logger.js";
+import type { DoorLogger } from "./github-logger.js";
+import type { GitHubRequester } from "./pull-request/github-requester.js";
 
 export interface ProgressComment {
   /** Posts the comment (or edits it if it exists). */
@@ -26,7 +26,7 @@ export interface ProgressCommentOptions {
  * intermediate updates are throttled to one edit per interval; the final text always lands.
  */
 export function createProgressComment(
-  octokit: Pick<ProbotOctokit, "request">,
+  octokit: GitHubRequester,
   options: ProgressCommentOptions,
 ): ProgressComment {
   const redact = options.redact ?? ((text: string) => text);
@@ -57,7 +57,8 @@ export function createProgressComment(
         issue_number: options.issueNumber,
         body,
       });
-      commentId = Number(response.data.id);
+      const id = (response.data as { readonly id?: unknown } | null)?.id;
+      commentId = typeof id === "number" ? id : null;
       return;
     }
     await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
