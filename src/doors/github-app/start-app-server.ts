@@ -43,6 +43,8 @@ export interface AppServerSettings {
   readonly budgetLimits: BudgetLimits;
   /** Milliseconds a worker holds a task without renewing; a dead worker's task is retried after it. */
   readonly leaseMs?: number;
+  /** Tasks running at once across the whole deployment (every worker on the same queue). */
+  readonly globalConcurrency?: number;
   readonly concurrency: number;
 }
 
@@ -78,6 +80,12 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
     env.AGENTFORGE_QUEUE_LEASE_MS === undefined ? undefined : Number(env.AGENTFORGE_QUEUE_LEASE_MS);
   if (leaseMs !== undefined && (!Number.isInteger(leaseMs) || leaseMs < 15_000))
     problems.push("AGENTFORGE_QUEUE_LEASE_MS: expected a whole number of milliseconds, at least 15000");
+  const globalConcurrency =
+    env.AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY === undefined
+      ? undefined
+      : Number(env.AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY);
+  if (globalConcurrency !== undefined && (!Number.isInteger(globalConcurrency) || globalConcurrency < 1))
+    problems.push("AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY: expected a whole number ≥ 1");
   const concurrency = Number(env.AGENTFORGE_WORKER_CONCURRENCY ?? "2");
   if (!Number.isInteger(concurrency) || concurrency < 1)
     problems.push("AGENTFORGE_WORKER_CONCURRENCY: expected a whole number ≥ 1");
@@ -102,6 +110,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
       ...(redisUrl === "" ? {} : { redisUrl }),
       budgetLimits: budgetLimits.value,
       ...(leaseMs === undefined ? {} : { leaseMs }),
+      ...(globalConcurrency === undefined ? {} : { globalConcurrency }),
       concurrency,
     },
   };
@@ -202,6 +211,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     decodePayload: decodeGitHubTask,
     env,
     ...(settings.leaseMs === undefined ? {} : { leaseMs: settings.leaseMs }),
+    ...(settings.globalConcurrency === undefined ? {} : { globalConcurrency: settings.globalConcurrency }),
     // The queue holds an installation's extra tasks back instead of handing them to a worker.
     ...(concurrentTasks === undefined ? {} : { perInstallationConcurrency: concurrentTasks }),
   });
