@@ -1,46 +1,34 @@
 import type { AgentRunResult, AgentRunner, AgentTask } from "./agent-run.js";
-import {
-  createContextManager,
-  createModelCompactor,
-  createPinnedFacts,
-  createTokenCounter,
-  pinnedFactsFromJSON,
-  type PinnedFacts,
-  type RenderPinnedFactsOptions,
-} from "./context/index.js";
-import type { LoopEvent, LoopEventListener } from "./loop/loop-events.js";
+import { createContextManager, createModelCompactor, createTokenCounter } from "./context/index.js";
+import type { LoopEventListener } from "./loop/loop-events.js";
 import { runLoop, type LoopCheckpointState } from "./loop/run-loop.js";
 import type { UsageTotals } from "./loop/loop-budgets.js";
 import type { ChatMessage, ModelClient } from "./model/model-types.js";
 import { createCheckpointStore, type CheckpointStore } from "./persistence/create-checkpoint-store.js";
-import { planResume, type ResumePlan } from "./persistence/plan-resume.js";
+import { planResume } from "./persistence/plan-resume.js";
 import type { CompletedToolCall, RunCheckpoint } from "./persistence/run-checkpoint.js";
 import { createRunId } from "./persistence/validate-id.js";
-import { createPolicyApprovalGate } from "./policy/create-policy-approval-gate.js";
 import { createFence } from "./safety/create-fence.js";
 import { createRedactor, type Redactor } from "./safety/create-redactor.js";
 import { createContentSafety } from "./session/create-content-safety.js";
-import { createAfterToolHooks, type AfterToolHookConfig } from "./session/create-after-tool-hooks.js";
-
-const DEFAULT_HOOK_TIMEOUT_MS = 120_000;
-import { createSession, type Session, type SessionOptions } from "./session/create-session.js";
+import { type AfterToolHookConfig } from "./session/create-after-tool-hooks.js";
 import { buildTaskMessage } from "./session/build-task-message.js";
 import { createTraceWriter } from "./trace/create-trace-writer.js";
 import { eventAttributes } from "./trace/event-attributes.js";
-import type { ContentSafety } from "./tools/content-safety.js";
 import type { SubagentConfig } from "./config/operator-config-schema.js";
-import { createSubagentTools } from "./subagents/create-subagent-tools.js";
-import { discoverSkills, repositorySkillRoot, type SkillSummary } from "./skills/discover-skills.js";
-import { createLoadSkillTool } from "./skills/create-load-skill-tool.js";
-import { renderSkillIndex } from "./skills/render-skill-index.js";
 import type { ApprovalRequest } from "./tools/approval-gate.js";
 import type { PendingApproval } from "./policy/create-policy-approval-gate.js";
 import type { Tool, CommandRunner } from "./tools/tool.js";
-import { createFileTools } from "./tools/files/create-file-tools.js";
-import { readSavedOutputTool } from "./tools/files/read-saved-output-tool.js";
-import { createShellTool } from "./tools/shell/create-shell-tool.js";
 import { renderResultBody, renderStatusLine } from "./tools/render-tool-result.js";
 import type { ToolResult } from "./tools/tool-result.js";
+import { buildRunSession, ledgerLimitsFor, loadSkills } from "./run/build-run-session.js";
+import { replaySettledCalls } from "./run/replay-settled-calls.js";
+import {
+  fromCheckpointTask,
+  restoreFacts,
+  toCheckpointTask,
+  unansweredCompletedCalls,
+} from "./run/run-checkpoint-state.js";
 
 export interface AgentRunnerSettings {
   readonly maxTurns: number;
@@ -128,7 +116,7 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
       options.onEvent?.(event);
     };
     const skills = await loadSkills(task.workspaceRoot, dependencies.skillRoots ?? []);
-    const session = buildSession(task, dependencies, {
+    const session = buildRunSession(task, dependencies, {
       safety,
       fencingInstructions: fence.fencingInstructions(),
       skills,
@@ -299,203 +287,6 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
   };
 }
 
-interface SessionExtras {
-  readonly safety: ContentSafety;
-  readonly fencingInstructions: string;
-  readonly skills: SkillSummary[];
-  readonly onEvent: (event: LoopEvent) => void;
-  readonly onSubagentEvent: (name: string, event: LoopEvent, invocationId: string) => void;
-  readonly addUsage: (usage: UsageTotals) => void;
-  readonly currentTurn: () => number;
-}
-
-function buildSession(
-  task: AgentTask,
-  dependencies: AgentRunnerDependencies,
-  extras: SessionExtras,
-): Session {
-  const { settings } = dependencies;
-  const createApprovalGate: SessionOptions["createApprovalGate"] = (gate) =>
-    createPolicyApprovalGate({
-      ...gate,
-      workspaceRoot: task.workspaceRoot,
-      ...(dependencies.confirm ? { confirm: dependencies.confirm } : {}),
-    });
-  const tools: Tool[] = [...createFileTools(), readSavedOutputTool];
-  if (dependencies.commandRunner)
-    tools.push(
-      createShellTool({
-        ...(settings.commandTimeoutMs ? { defaultTimeoutMs: settings.commandTimeoutMs } : {}),
-      }),
-    );
-  if (extras.skills.length > 0) tools.push(createLoadSkillTool(extras.skills));
-  tools.push(...(dependencies.mcpTools ?? []));
-  if (dependencies.subagents) {
-    tools.push(
-      ...createSubagentTools({
-        model: dependencies.model,
-        baseTools: tools,
-        createApprovalGate,
-        safety: extras.safety,
-        fencingInstructions: extras.fencingInstructions,
-        operatorSubagents: dependencies.subagents.operatorSubagents,
-        onEvent: extras.onEvent,
-        onSubagentEvent: extras.onSubagentEvent,
-        onUsage: (usage) => extras.addUsage(usage),
-        currentTurn: extras.currentTurn,
-      }),
-    );
-  }
-  return createSession({
-    workspaceRoot: task.workspaceRoot,
-    mode: task.mode,
-    approvalMode: task.approvalMode,
-    allowPrefixes: task.allowPrefixes,
-    tools,
-    budgets: {
-      maxTurns: task.maxTurns ?? settings.maxTurns,
-      ...(settings.maxTotalTokens === undefined ? {} : { maxTotalTokens: settings.maxTotalTokens }),
-      ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
-      ...(settings.maxWallClockMs === undefined ? {} : { maxWallClockMs: settings.maxWallClockMs }),
-    },
-    safety: extras.safety,
-    createApprovalGate,
-    fencingInstructions: extras.fencingInstructions,
-    ...(extras.skills.length > 0 ? { skillIndex: renderSkillIndex(extras.skills) } : {}),
-    ...(task.repositoryInstructions
-      ? { repositoryInstructions: extras.safety.fence(task.repositoryInstructions, "repository:AGENTS.md") }
-      : {}),
-    maxOutputChars: settings.maxOutputChars ?? observationCharsFor(settings.contextWindow),
-    afterToolHooks: createAfterToolHooks(
-      dependencies.afterToolHooks ?? [],
-      dependencies.commandRunner,
-      settings.commandTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
-    ),
-  });
-}
-
-/** The registry's cap on what one observation shows the model, in characters. */
-const MAX_OBSERVATION_CHARS = 20_000;
-
-/**
- * An observation must leave room for the prompt, the ledger and the latest turns, or a single
- * big grep fills a small window and the run stops with nothing to prune. A quarter of the
- * window's tokens, at about three characters a token; the full output stays in the scratch area.
- */
-function observationCharsFor(contextWindowTokens: number): number {
-  return Math.max(2_000, Math.min(MAX_OBSERVATION_CHARS, Math.floor(contextWindowTokens * 0.75)));
-}
-
-/**
- * The ledger is never pruned, so in a small window its longest lists are cut shorter: saved-output
- * paths (artifacts), commands and failures. Files read and changed keep their default caps.
- */
-function ledgerLimitsFor(contextWindowTokens: number): { ledger?: RenderPinnedFactsOptions } {
-  if (contextWindowTokens >= 32_000) return {};
-  return { ledger: { maxArtifacts: 3, maxCommands: 6, maxFailures: 4 } };
-}
-
-/** Operator roots first, so a repository skill can never replace an operator's. */
-async function loadSkills(workspaceRoot: string, operatorRoots: readonly string[]): Promise<SkillSummary[]> {
-  const discovery = await discoverSkills([...operatorRoots, repositorySkillRoot(workspaceRoot)]);
-  return [...discovery.skills];
-}
-
-function restoreFacts(task: AgentTask, resume: RunCheckpoint | undefined): PinnedFacts {
-  if (resume) {
-    const restored = pinnedFactsFromJSON(resume.pinnedFacts);
-    if (restored.success) return restored.value;
-  }
-  return createPinnedFacts(task.prompt);
-}
-
-/**
- * A checkpoint needs the stored result only of a call its history does not answer yet; the journal
- * has every completion anyway. Keeping all of them would copy every tool output a second time into
- * a file rewritten twice a turn, and validating it on save grows with the whole run.
- */
-function unansweredCompletedCalls(
-  completed: Readonly<Record<string, CompletedToolCall>>,
-  history: readonly ChatMessage[],
-): Record<string, CompletedToolCall> {
-  const unanswered = new Set<string>();
-  for (const message of history) {
-    if (message.role === "assistant") for (const call of message.tool_calls ?? []) unanswered.add(call.id);
-    else if (message.role === "tool") unanswered.delete(message.tool_call_id);
-  }
-  const kept: Record<string, CompletedToolCall> = {};
-  for (const id of unanswered) {
-    const entry = completed[id];
-    if (entry) kept[id] = entry;
-  }
-  return kept;
-}
-
-/**
- * Calls that finished (or were cut off) after the last checkpoint never reached `observe` in the
- * crashed process: their facts (files changed, commands, failures) and their outcome in the
- * trace would be lost. Replays them in call order, as the loop would have after the batch.
- */
-function replaySettledCalls(
-  plan: ResumePlan,
-  turn: number,
-  sinks: {
-    readonly facts: PinnedFacts;
-    readonly context: { recordToolResult(callId: string, result: ToolResult): void };
-    readonly onEvent: LoopEventListener;
-  },
-): void {
-  const settled = new Map<string, { name: string; result: unknown }>();
-  for (const reused of plan.reusedResults) settled.set(reused.callId, reused);
-  for (const interrupted of plan.interruptedCalls) settled.set(interrupted.callId, interrupted);
-  const argumentsById = new Map<string, string>();
-  for (const message of plan.history) {
-    if (message.role === "assistant")
-      for (const call of message.tool_calls ?? []) argumentsById.set(call.id, call.function.arguments);
-    if (message.role !== "tool") continue;
-    const entry = settled.get(message.tool_call_id);
-    if (!entry || !isToolResult(entry.result)) continue;
-    const { result } = entry;
-    sinks.facts.observeToolCall(
-      entry.name,
-      parseJsonArguments(argumentsById.get(message.tool_call_id)),
-      result,
-    );
-    sinks.context.recordToolResult(message.tool_call_id, result);
-    sinks.onEvent({
-      type: "tool-call-end",
-      turn,
-      callId: message.tool_call_id,
-      name: entry.name,
-      result,
-      durationMs: 0,
-    });
-  }
-}
-
-/** A stored result is JSON from our own checkpoint; checked before the facts ledger reads it. */
-function isToolResult(value: unknown): value is ToolResult {
-  if (typeof value !== "object" || value === null) return false;
-  const candidate = value as Partial<Record<keyof ToolResult, unknown>>;
-  return (
-    typeof candidate.ok === "boolean" &&
-    typeof candidate.status === "string" &&
-    typeof candidate.summary === "string" &&
-    Array.isArray(candidate.artifacts) &&
-    Array.isArray(candidate.next_actions)
-  );
-}
-
-function parseJsonArguments(text: string | undefined): unknown {
-  if (text === undefined) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    // Malformed arguments were already answered with INVALID_ARGUMENTS; the ledger only needs a target.
-    return { raw: text, parseError: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 function renderForModel(
   name: string,
   result: ToolResult,
@@ -510,34 +301,5 @@ function sumUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
     costUsd: a.costUsd + b.costUsd,
-  };
-}
-
-function toCheckpointTask(task: AgentTask): RunCheckpoint["task"] {
-  return {
-    prompt: task.prompt,
-    workspaceRoot: task.workspaceRoot,
-    mode: task.mode,
-    approvalMode: task.approvalMode,
-    allowPrefixes: task.allowPrefixes,
-    ...(task.maxTurns === undefined ? {} : { maxTurns: task.maxTurns }),
-    ...(task.untrustedInputs ? { untrustedInputs: task.untrustedInputs } : {}),
-    ...(task.repositoryInstructions ? { repositoryInstructions: task.repositoryInstructions } : {}),
-    ...(task.tracePath ? { settings: { tracePath: task.tracePath } } : {}),
-  };
-}
-
-function fromCheckpointTask(checkpoint: RunCheckpoint): AgentTask {
-  const saved = checkpoint.task;
-  return {
-    prompt: saved.prompt,
-    workspaceRoot: saved.workspaceRoot,
-    mode: saved.mode,
-    approvalMode: saved.approvalMode,
-    allowPrefixes: saved.allowPrefixes,
-    ...(saved.maxTurns === undefined ? {} : { maxTurns: saved.maxTurns }),
-    ...(saved.untrustedInputs ? { untrustedInputs: saved.untrustedInputs } : {}),
-    ...(saved.repositoryInstructions ? { repositoryInstructions: saved.repositoryInstructions } : {}),
-    ...(checkpoint.tracePath ? { tracePath: checkpoint.tracePath } : {}),
   };
 }

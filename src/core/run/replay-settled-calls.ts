@@ -1,0 +1,69 @@
+import type { LoopEventListener } from "../loop/loop-events.js";
+import type { PinnedFacts } from "../context/index.js";
+import type { ResumePlan } from "../persistence/plan-resume.js";
+import type { ToolResult } from "../tools/tool-result.js";
+
+/**
+ * Calls that finished (or were cut off) after the last checkpoint never reached `observe` in the
+ * crashed process: their facts (files changed, commands, failures) and their outcome in the
+ * trace would be lost. Replays them in call order, as the loop would have after the batch.
+ */
+export function replaySettledCalls(
+  plan: ResumePlan,
+  turn: number,
+  sinks: {
+    readonly facts: PinnedFacts;
+    readonly context: { recordToolResult(callId: string, result: ToolResult): void };
+    readonly onEvent: LoopEventListener;
+  },
+): void {
+  const settled = new Map<string, { name: string; result: unknown }>();
+  for (const reused of plan.reusedResults) settled.set(reused.callId, reused);
+  for (const interrupted of plan.interruptedCalls) settled.set(interrupted.callId, interrupted);
+  const argumentsById = new Map<string, string>();
+  for (const message of plan.history) {
+    if (message.role === "assistant")
+      for (const call of message.tool_calls ?? []) argumentsById.set(call.id, call.function.arguments);
+    if (message.role !== "tool") continue;
+    const entry = settled.get(message.tool_call_id);
+    if (!entry || !isToolResult(entry.result)) continue;
+    const { result } = entry;
+    sinks.facts.observeToolCall(
+      entry.name,
+      parseJsonArguments(argumentsById.get(message.tool_call_id)),
+      result,
+    );
+    sinks.context.recordToolResult(message.tool_call_id, result);
+    sinks.onEvent({
+      type: "tool-call-end",
+      turn,
+      callId: message.tool_call_id,
+      name: entry.name,
+      result,
+      durationMs: 0,
+    });
+  }
+}
+
+/** A stored result is JSON from our own checkpoint; checked before the facts ledger reads it. */
+function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<Record<keyof ToolResult, unknown>>;
+  return (
+    typeof candidate.ok === "boolean" &&
+    typeof candidate.status === "string" &&
+    typeof candidate.summary === "string" &&
+    Array.isArray(candidate.artifacts) &&
+    Array.isArray(candidate.next_actions)
+  );
+}
+
+function parseJsonArguments(text: string | undefined): unknown {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    // Malformed arguments were already answered with INVALID_ARGUMENTS; the ledger only needs a target.
+    return { raw: text, parseError: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,65 @@
+import type { AgentTask } from "../agent-run.js";
+import { createPinnedFacts, pinnedFactsFromJSON, type PinnedFacts } from "../context/index.js";
+import type { ChatMessage } from "../model/model-types.js";
+import type { CompletedToolCall, RunCheckpoint } from "../persistence/run-checkpoint.js";
+
+/** The pinned facts of a resumed run, or a fresh ledger for the task's goal. */
+export function restoreFacts(task: AgentTask, resume: RunCheckpoint | undefined): PinnedFacts {
+  if (resume) {
+    const restored = pinnedFactsFromJSON(resume.pinnedFacts);
+    if (restored.success) return restored.value;
+  }
+  return createPinnedFacts(task.prompt);
+}
+
+/**
+ * A checkpoint needs the stored result only of a call its history does not answer yet; the journal
+ * has every completion anyway. Keeping all of them would copy every tool output a second time into
+ * a file rewritten twice a turn, and validating it on save grows with the whole run.
+ */
+export function unansweredCompletedCalls(
+  completed: Readonly<Record<string, CompletedToolCall>>,
+  history: readonly ChatMessage[],
+): Record<string, CompletedToolCall> {
+  const unanswered = new Set<string>();
+  for (const message of history) {
+    if (message.role === "assistant") for (const call of message.tool_calls ?? []) unanswered.add(call.id);
+    else if (message.role === "tool") unanswered.delete(message.tool_call_id);
+  }
+  const kept: Record<string, CompletedToolCall> = {};
+  for (const id of unanswered) {
+    const entry = completed[id];
+    if (entry) kept[id] = entry;
+  }
+  return kept;
+}
+
+/** What of a task a checkpoint keeps, and how a resumed run gets it back. */
+export function toCheckpointTask(task: AgentTask): RunCheckpoint["task"] {
+  return {
+    prompt: task.prompt,
+    workspaceRoot: task.workspaceRoot,
+    mode: task.mode,
+    approvalMode: task.approvalMode,
+    allowPrefixes: task.allowPrefixes,
+    ...(task.maxTurns === undefined ? {} : { maxTurns: task.maxTurns }),
+    ...(task.untrustedInputs ? { untrustedInputs: task.untrustedInputs } : {}),
+    ...(task.repositoryInstructions ? { repositoryInstructions: task.repositoryInstructions } : {}),
+    ...(task.tracePath ? { settings: { tracePath: task.tracePath } } : {}),
+  };
+}
+
+export function fromCheckpointTask(checkpoint: RunCheckpoint): AgentTask {
+  const saved = checkpoint.task;
+  return {
+    prompt: saved.prompt,
+    workspaceRoot: saved.workspaceRoot,
+    mode: saved.mode,
+    approvalMode: saved.approvalMode,
+    allowPrefixes: saved.allowPrefixes,
+    ...(saved.maxTurns === undefined ? {} : { maxTurns: saved.maxTurns }),
+    ...(saved.untrustedInputs ? { untrustedInputs: saved.untrustedInputs } : {}),
+    ...(saved.repositoryInstructions ? { repositoryInstructions: saved.repositoryInstructions } : {}),
+    ...(checkpoint.tracePath ? { tracePath: checkpoint.tracePath } : {}),
+  };
+}
