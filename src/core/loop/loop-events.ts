@@ -3,15 +3,19 @@ import type { ToolResult } from "../tools/tool-result.js";
 
 export type LoopState = "idle" | "thinking" | "executing_tool" | "observing" | "finished" | "error";
 
-export type ExitReason =
-  | "final_answer"
-  | "max_turns"
-  | "loop_detected"
-  | "budget_exhausted"
-  | "timeout"
-  | "cancelled"
-  | "model_error"
-  | "error";
+/** Every way a run stops; checkpoints, eval files and traces validate against this one list. */
+export const EXIT_REASONS = [
+  "final_answer",
+  "max_turns",
+  "loop_detected",
+  "budget_exhausted",
+  "timeout",
+  "cancelled",
+  "model_error",
+  "error",
+] as const;
+
+export type ExitReason = (typeof EXIT_REASONS)[number];
 
 /** Events of the loop, noun-verb names, a discriminated union that doors subscribe to. */
 export type LoopEvent =

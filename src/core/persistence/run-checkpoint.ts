@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ChatMessage, ToolCall } from "../model/model-types.js";
-import type { ExitReason } from "../loop/loop-events.js";
+import { EXIT_REASONS, type ExitReason } from "../loop/loop-events.js";
 import type { ApprovalMode } from "../policy/approval-mode.js";
 import { APPROVAL_MODES } from "../policy/approval-mode.js";
 import type { SchemaSpec } from "./schema-version.js";
@@ -52,17 +52,6 @@ export interface RunCheckpoint {
   /** ISO 8601. */
   readonly updatedAt: string;
 }
-
-const EXIT_REASONS = [
-  "final_answer",
-  "max_turns",
-  "loop_detected",
-  "budget_exhausted",
-  "timeout",
-  "cancelled",
-  "model_error",
-  "error",
-] as const satisfies readonly ExitReason[];
 
 const toolCallSchema: z.ZodType<ToolCall> = z.object({
   id: z.string(),

@@ -1,5 +1,6 @@
 import type { ProbotOctokit } from "probot";
 import type { LoopEvent } from "../../core/loop/loop-events.js";
+import type { GitHubJobStatus } from "../github/jobs/github-job.js";
 import type { GitHubTask } from "./github-task.js";
 import type { ProgressComment } from "../github/create-progress-comment.js";
 
@@ -11,15 +12,8 @@ export type QueuedTask = GitHubTask & {
   readonly maxAttempts: number;
 };
 
-export type TaskOutcomeStatus =
-  | "pull-request-opened"
-  | "pull-request-updated"
-  | "plan-posted"
-  | "review-posted"
-  | "answered"
-  | "no-change"
-  | "budget-spent"
-  | "failed";
+/** A job's own outcomes, plus the one only the queue can reach: the budget was spent at claim. */
+export type TaskOutcomeStatus = GitHubJobStatus | "budget-spent";
 
 /** What a finished task reports; stored with the task, so it must stay plain JSON. */
 export interface TaskOutcome {
