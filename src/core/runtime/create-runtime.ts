@@ -13,6 +13,7 @@ import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
 import { readSandboxMode } from "../sandbox/sandbox-mode.js";
 import { RuntimeError } from "./runtime-error.js";
 import { createMcpManager } from "../mcp/create-mcp-manager.js";
+import type { CommandRunner } from "../tools/tool.js";
 
 export interface RuntimeOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -51,6 +52,8 @@ export interface Runtime {
   readonly dataDir: string;
   readonly model: ModelClient;
   readonly sandboxKind: "bwrap" | "none";
+  /** The sandbox the agent's commands run in, with the operator's settings; doors reuse it for setup and test commands. */
+  readonly commandRunner: CommandRunner;
   /** MCP servers that failed to start and were skipped. */
   readonly mcpProblems: readonly { readonly server: string; readonly message: string }[];
   /** Stops MCP servers and other children. */
@@ -150,6 +153,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     dataDir,
     model,
     sandboxKind: sandboxMode,
+    commandRunner,
     mcpProblems: started.problems,
     close: () => mcp.close(),
   };

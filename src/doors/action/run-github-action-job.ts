@@ -1,6 +1,5 @@
 import path from "node:path";
 import { createRuntime } from "../../core/runtime/create-runtime.js";
-import { createSandboxRunner } from "../../core/sandbox/create-sandbox-runner.js";
 import type { GitHubJobOutcome } from "../github/jobs/github-job.js";
 import type { GitHubRequester } from "../github/pull-request/github-requester.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
@@ -80,12 +79,7 @@ export async function runGitHubActionJob(
   try {
     if (runtime.sandboxKind === "none")
       io.warning("AGENTFORGE_SANDBOX=none: commands run without the bubblewrap sandbox.");
-    const commandRunner = createSandboxRunner({
-      env: runtimeEnv,
-      mode: runtime.sandboxKind,
-      allowEnv: runtime.config.sandbox.env_allowlist,
-      limits: { maxOutputBytes: runtime.config.sandbox.max_output_bytes },
-    });
+    const { commandRunner } = runtime;
     const progress = createProgressComment(octokit, {
       ...target,
       issueNumber: plan.job.number,

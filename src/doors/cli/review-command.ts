@@ -1,7 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { createRuntime } from "../../core/runtime/create-runtime.js";
 import { RuntimeError } from "../../core/runtime/runtime-error.js";
-import { createSandboxRunner } from "../../core/sandbox/create-sandbox-runner.js";
 import { runReviewerPanel } from "../../core/review/run-reviewer-panel.js";
 import { buildReview } from "../github/review/build-review.js";
 import { diffForPullRequest } from "../github/review/diff-range-for-synchronize.js";
@@ -54,7 +53,7 @@ export async function reviewCommand(raw: Record<string, unknown>, io: CliIo): Pr
     try {
       const panel = await runReviewerPanel({
         model: runtime.model,
-        commandRunner: createSandboxRunner({ env: io.env, mode: runtime.sandboxKind }),
+        commandRunner: runtime.commandRunner,
         workspaceRoot,
         signal: new AbortController().signal,
         redact: (text) => runtime.runner.redactor.redact(text),

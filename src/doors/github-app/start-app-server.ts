@@ -2,9 +2,7 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Probot } from "probot";
-import { createRuntime, type Runtime } from "../../core/runtime/create-runtime.js";
-import { createSandboxRunner } from "../../core/sandbox/create-sandbox-runner.js";
-import type { CommandRunner } from "../../core/tools/tool.js";
+import { createRuntime } from "../../core/runtime/create-runtime.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
@@ -145,16 +143,6 @@ async function removeLeftoverWorkspaces(cacheDir: string, dataDir: string): Prom
   return stale.length;
 }
 
-/** Setup and test commands run in the same sandbox as the agent's, with the operator's settings. */
-function createSandboxCommandRunner(runtime: Runtime, env: NodeJS.ProcessEnv): CommandRunner {
-  return createSandboxRunner({
-    env,
-    mode: runtime.sandboxKind,
-    allowEnv: runtime.config.sandbox.env_allowlist,
-    limits: { maxOutputBytes: runtime.config.sandbox.max_output_bytes },
-  });
-}
-
 const appSchema = z.object({ slug: z.string().min(1) }).loose();
 
 /** The app's slug: the mention people type, and its bot login `slug[bot]`. */
@@ -235,7 +223,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     const handler = createGitHubTaskHandler({
       runner: runtime.runner,
       model: runtime.model,
-      commandRunner: createSandboxCommandRunner(runtime, env),
+      commandRunner: runtime.commandRunner,
       cache: createRepositoryCache({ cacheDir }),
       dataDir: runtime.dataDir,
       appSlug,
