@@ -50,6 +50,8 @@ export interface ReviewerPanelOptions {
   /** The diff the reviewers read (on synchronize, only the new commits). */
   readonly diff: string;
   readonly description: string;
+  /** Where the diff comes from, named in its fence (e.g. `github:pull-request diff`). */
+  readonly diffSource: string;
   readonly maxTurns?: number;
 }
 
@@ -94,7 +96,7 @@ export async function runReviewerPanel(options: ReviewerPanelOptions): Promise<R
       options.diff.length > MAX_DIFF_CHARS
         ? `${options.diff.slice(0, MAX_DIFF_CHARS)}\n…(diff cut; read the files for the rest)`
         : options.diff;
-    const goal = `Review this change. ${options.description}\n\n${fence.wrap(diff, "github:pull-request diff")}`;
+    const goal = `Review this change. ${options.description}\n\n${fence.wrap(diff, options.diffSource)}`;
     const results = await runSubagentsInParallel(
       tools.map((tool) => ({ tool, goal })),
       {

@@ -58,6 +58,7 @@ export async function reviewCommand(raw: Record<string, unknown>, io: CliIo): Pr
         signal: new AbortController().signal,
         redact: (text) => runtime.runner.redactor.redact(text),
         diff,
+        diffSource: `git:diff ${base}...HEAD`,
         description: `The change is ${base}...HEAD of the checkout.`,
       });
       const review = buildReview({

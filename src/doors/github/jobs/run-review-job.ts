@@ -73,6 +73,7 @@ export async function runReviewJob(context: JobContext): Promise<GitHubJobOutcom
       signal: deps.signal,
       redact: deps.redact,
       diff: reviewedDiff,
+      diffSource: "github:pull-request diff",
       description: `Pull request #${job.number} of ${repository.fullName}; you are reviewing ${scope}.`,
     });
     const findings: Finding[] = panel.findings.filter((finding) => !isIgnored(finding.path));
