@@ -19,8 +19,7 @@ import type { SubagentConfig } from "./config/operator-config-schema.js";
 import type { ApprovalRequest } from "./tools/approval-gate.js";
 import type { PendingApproval } from "./policy/create-policy-approval-gate.js";
 import type { Tool, CommandRunner } from "./tools/tool.js";
-import { renderResultBody, renderStatusLine } from "./tools/render-tool-result.js";
-import type { ToolResult } from "./tools/tool-result.js";
+import { renderToolMessage } from "./tools/render-tool-result.js";
 import { buildRunSession, ledgerLimitsFor, loadSkills } from "./run/build-run-session.js";
 import { replaySettledCalls } from "./run/replay-settled-calls.js";
 import {
@@ -148,7 +147,8 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
     const plan = options.resume
       ? planResume(options.resume, {
           ...(options.startedCallIds ? { startedCallIds: options.startedCallIds } : {}),
-          renderResult: (name, result) => renderForModel(name, result, safety),
+          renderResult: (name, result) =>
+            renderToolMessage(name, result, (content, source) => safety.fence(content, source)),
         })
       : null;
     if (plan) {
@@ -285,14 +285,6 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
       });
     },
   };
-}
-
-function renderForModel(
-  name: string,
-  result: ToolResult,
-  safety: ReturnType<typeof createContentSafety>,
-): string {
-  return `${renderStatusLine(name, result)}\n${safety.fence(renderResultBody(result), `tool:${name}`)}`;
 }
 
 function sumUsage(a: UsageTotals, b: UsageTotals): UsageTotals {

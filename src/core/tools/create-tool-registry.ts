@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { ToolCall, ToolDefinition } from "../model/model-types.js";
 import type { ApprovalGate } from "./approval-gate.js";
 import type { ContentSafety } from "./content-safety.js";
-import { renderResultBody, renderStatusLine } from "./render-tool-result.js";
+import { renderToolMessage } from "./render-tool-result.js";
 import type { Tool, ToolContext } from "./tool.js";
 import { errorResult, type ToolResult } from "./tool-result.js";
 import { runWithTimeout } from "./run-with-timeout.js";
@@ -254,7 +254,12 @@ async function makeSafe(
     ...(result.recovery_hint === undefined ? {} : { recovery_hint: safety.redact(result.recovery_hint) }),
   };
   const source = options.tools.find((tool) => tool.name === toolName)?.source ?? `tool:${toolName}`;
-  const rendered = `${renderStatusLine(toolName, safeResult)}\n${safety.fence(renderResultBody(safeResult), source)}`;
+  const rendered = renderToolMessage(
+    toolName,
+    safeResult,
+    (content, label) => safety.fence(content, label),
+    source,
+  );
   return { result: safeResult, rendered };
 }
 

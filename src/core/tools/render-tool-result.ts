@@ -25,3 +25,13 @@ export function renderResultBody(result: ToolResult): string {
   if (result.artifacts.length > 0) lines.push(`artifacts: ${result.artifacts.join(", ")}`);
   return lines.join("\n");
 }
+
+/** The tool message the model reads: the harness's status line, then the body fenced with its source. */
+export function renderToolMessage(
+  toolName: string,
+  result: ToolResult,
+  fence: (content: string, source: string) => string,
+  source = `tool:${toolName}`,
+): string {
+  return `${renderStatusLine(toolName, result)}\n${fence(renderResultBody(result), source)}`;
+}
