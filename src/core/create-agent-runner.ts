@@ -165,14 +165,16 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
     const completed: Record<string, CompletedToolCall> = {
       ...(options.resume?.completedToolCalls ?? {}),
     };
-    const checkpoint = async (
+    const checkpointTask = toCheckpointTask(task);
+    const checkpoints = await store.openCheckpointLog(runId);
+    const checkpoint = (
       state: LoopCheckpointState,
       status: RunCheckpoint["status"],
       exitReason?: RunCheckpoint["exitReason"],
-    ): Promise<void> => {
-      await store.save(runId, {
+    ): void => {
+      checkpoints.record({
         runId,
-        task: toCheckpointTask(task),
+        task: checkpointTask,
         turn: state.turn,
         history: state.history,
         pinnedFacts: facts.toJSON(),
@@ -211,8 +213,12 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
             startUsage: options.resume.usage,
           }
         : {}),
-      onModelResponse: (state) => checkpoint(state, "running"),
-      onTurnComplete: (state) => checkpoint(state, "running"),
+      onModelResponse: (state) => {
+        checkpoint(state, "running");
+      },
+      onTurnComplete: (state) => {
+        checkpoint(state, "running");
+      },
       toolHooks: {
         onStart: (call) => store.markToolCallStarted(runId, call.id, call.function.name),
         onEnd: async (invocation) => {
@@ -227,12 +233,14 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
       },
     });
     const usage = extraUsage ? sumUsage(result.usage, extraUsage) : result.usage;
-    await checkpoint(
+    checkpoint(
       { turn: result.turns, history: result.history, usage },
       result.exitReason === "cancelled" ? "stopped" : "finished",
       result.exitReason,
     );
-    trace.close({
+    await checkpoints.close();
+    await store.closeRun(runId);
+    await trace.close({
       exit_reason: result.exitReason,
       turns: result.turns,
       usage: {

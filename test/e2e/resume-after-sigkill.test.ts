@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateTranscript } from "../../src/core/context/index.js";
 import type { ChatMessage } from "../../src/core/model/model-types.js";
+import { createCheckpointStore } from "../../src/core/persistence/create-checkpoint-store.js";
 import { parseMockScript, type MockScript } from "../../src/mock-model/mock-script.js";
 import { startMockModelServer, type MockModelServer } from "../../src/mock-model/start-mock-model-server.js";
 import { eventsOfType, listRunIds, readTraceRecords, toolStartsById } from "./support/read-run-files.js";
@@ -169,10 +170,8 @@ describe("agentforge run --resume after SIGKILL", () => {
     // The checkpoint (saved when turn 2's calls arrived) keeps no copy of results its history
     // already answers; what finished after it is only in the journal, started before it ran.
     const runDir = join(dataDir, "runs", runId);
-    const checkpoint = JSON.parse(readFileSync(join(runDir, "checkpoint.json"), "utf8")) as {
-      turn: number;
-      completedToolCalls: Record<string, unknown>;
-    };
+    // The checkpoint is the snapshot plus the deltas appended after it, as resume reads it.
+    const checkpoint = await createCheckpointStore(dataDir).load(runId);
     expect(checkpoint).toMatchObject({ turn: 2, completedToolCalls: {} });
     const journal = readFileSync(join(runDir, "journal.jsonl"), "utf8")
       .split("\n")

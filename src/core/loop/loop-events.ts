@@ -74,6 +74,8 @@ export type LoopEvent =
       readonly name: string;
       readonly result: ToolResult;
       readonly durationMs: number;
+      /** Of durationMs, the time the tool itself ran (the rest is the harness's pipeline). */
+      readonly executeMs?: number;
     }
   | {
       readonly type: "tool-call-refused";

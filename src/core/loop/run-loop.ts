@@ -312,6 +312,7 @@ function observe(
       name: invocation.toolName,
       result: invocation.result,
       durationMs: invocation.durationMs,
+      ...(invocation.executeMs === undefined ? {} : { executeMs: invocation.executeMs }),
     });
     options.facts?.observeToolCall(invocation.toolName, invocation.input, invocation.result);
     options.context?.recordToolResult?.(invocation.call.id, invocation.result);

@@ -1,23 +1,33 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import type { CompletedToolCall, RunCheckpoint, RunStatus } from "./run-checkpoint.js";
-import { CHECKPOINT_SCHEMA, runCheckpointSchema } from "./run-checkpoint.js";
-import { appendJsonLine, readJsonLines } from "./json-lines.js";
+import { applyCheckpointDeltas } from "./apply-checkpoint-deltas.js";
+import { newGeneration, parseSnapshot, serializeSnapshot } from "./checkpoint-snapshot.js";
+import {
+  createCheckpointLog,
+  type CheckpointLog,
+  type CheckpointLogOptions,
+} from "./create-checkpoint-log.js";
+import { createGroupCommitLog, type GroupCommitLog } from "./create-group-commit-log.js";
+import { readJsonLines } from "./json-lines.js";
 import { errnoCode, ioError, PersistenceError } from "./persistence-error.js";
 import { ensurePrivateDir } from "./resolve-data-dir.js";
 import type { RunJournal } from "./run-journal.js";
 import { assertCallId, EMPTY_JOURNAL, interpretJournal, journalHeader } from "./run-journal.js";
 import type { RunPaths } from "./run-paths.js";
 import { runPaths, runsDir } from "./run-paths.js";
-import { readVersioned, schemaTag } from "./schema-version.js";
 import { validateId } from "./validate-id.js";
 import { removeStaleTemporaryFiles, writeFileAtomic } from "./write-file-atomic.js";
 
 /**
  * Checkpoints and tool-call journals of runs, under `<dataDir>/runs/<runId>/` (mode 0700, files
- * 0600). The loop saves a checkpoint after every model response and after every turn, and marks
- * each tool call started (before it runs) and completed (after). `loadForResume` merges the
- * journal into the checkpoint; `planResume` then decides what to reuse, what to run and what to
- * report as interrupted.
+ * 0600). The loop records a checkpoint after every model response and after every turn through a
+ * CheckpointLog (a snapshot plus appended deltas), and marks each tool call started (before it
+ * runs) and completed (after). `load` replays the deltas onto the snapshot; `loadForResume` also
+ * merges the journal; `planResume` then decides what to reuse, what to run and what to report as
+ * interrupted.
+ *
+ * Journal lines reach the file before the tool runs (a killed process loses none) and reach the
+ * disk by a background group flush; `closeRun` waits for it.
  */
 export interface CheckpointSummary {
   readonly runId: string;
@@ -38,7 +48,10 @@ export interface CheckpointStore {
   readonly dataDir: string;
   /** Creates the run's directories (and scratch) on first use. */
   prepareRun(runId: string): Promise<RunPaths>;
+  /** Writes a complete snapshot at once (and drops the deltas it supersedes). */
   save(runId: string, checkpoint: RunCheckpoint): Promise<void>;
+  /** For a running loop: the first record is a snapshot, later ones small deltas. */
+  openCheckpointLog(runId: string, options?: CheckpointLogOptions): Promise<CheckpointLog>;
   load(runId: string): Promise<RunCheckpoint>;
   /** Also removes temp files that a crash during a save left in the run's directory. */
   loadForResume(runId: string): Promise<ResumeState>;
@@ -49,6 +62,8 @@ export interface CheckpointStore {
   markToolCallStarted(runId: string, callId: string, name?: string): Promise<void>;
   markToolCallCompleted(runId: string, callId: string, completed: CompletedToolCall): Promise<void>;
   readJournal(runId: string): Promise<RunJournal>;
+  /** Flushes and closes the run's journal; later marks reopen it. */
+  closeRun(runId: string): Promise<void>;
 }
 
 export function createCheckpointStore(
@@ -80,17 +95,22 @@ export function createCheckpointStore(
     return preparing;
   }
 
+  const journals = new Map<string, GroupCommitLog>();
+
   async function appendToJournal(runId: string, entry: Record<string, unknown>): Promise<void> {
     const paths = await prepareRun(runId);
+    // Chained so that the header is written once, before any entry, even for concurrent marks.
     const previous = journalQueues.get(runId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      if (!journalsWithHeader.has(runId)) {
-        if (!(await hasJournalHeader(paths.journal))) {
-          await appendJsonLine(paths.journal, journalHeader(runId, clock()));
-        }
+      let journal = journals.get(runId);
+      if (journal === undefined) {
+        const hasHeader = journalsWithHeader.has(runId) || (await hasJournalHeader(paths.journal));
+        journal = createGroupCommitLog(paths.journal);
+        journals.set(runId, journal);
+        if (!hasHeader) journal.append(journalHeader(runId, clock()));
         journalsWithHeader.add(runId);
       }
-      await appendJsonLine(paths.journal, entry);
+      journal.append(entry);
     });
     journalQueues.set(
       runId,
@@ -99,7 +119,9 @@ export function createCheckpointStore(
     return next;
   }
 
-  async function load(runId: string): Promise<RunCheckpoint> {
+  async function loadWithProblems(
+    runId: string,
+  ): Promise<{ readonly checkpoint: RunCheckpoint; readonly problems: readonly string[] }> {
     const paths = runPaths(dataDir, runId);
     let text: string;
     try {
@@ -117,24 +139,21 @@ export function createCheckpointStore(
       }
       throw ioError("read checkpoint", paths.checkpoint, error);
     }
-    let value: unknown;
+    const snapshot = parseSnapshot(text, runId, paths.checkpoint);
+    if (snapshot.generation === null) return { checkpoint: snapshot.checkpoint, problems: [] };
+    let deltaText: string;
     try {
-      value = JSON.parse(text);
+      deltaText = await readFile(paths.checkpointDelta, "utf8");
     } catch (error) {
-      throw new PersistenceError("SCHEMA_INVALID", `${paths.checkpoint} is not valid JSON`, {
-        path: paths.checkpoint,
-        cause: error,
-      });
+      if (errnoCode(error) === "ENOENT") return { checkpoint: snapshot.checkpoint, problems: [] };
+      throw ioError("read checkpoint deltas", paths.checkpointDelta, error);
     }
-    const checkpoint = readVersioned(value, CHECKPOINT_SCHEMA, runCheckpointSchema, paths.checkpoint);
-    if (checkpoint.runId !== runId) {
-      throw new PersistenceError(
-        "SCHEMA_INVALID",
-        `${paths.checkpoint} belongs to run ${checkpoint.runId}, not ${runId}`,
-        { path: paths.checkpoint },
-      );
-    }
-    return checkpoint;
+    const replayed = applyCheckpointDeltas(snapshot, deltaText, paths.checkpointDelta);
+    return { checkpoint: replayed.checkpoint, problems: replayed.problems };
+  }
+
+  async function load(runId: string): Promise<RunCheckpoint> {
+    return (await loadWithProblems(runId)).checkpoint;
   }
 
   async function readJournal(runId: string): Promise<RunJournal> {
@@ -151,26 +170,20 @@ export function createCheckpointStore(
     dataDir,
     prepareRun,
     async save(runId, checkpoint) {
-      if (checkpoint.runId !== runId) {
-        throw new PersistenceError("INVALID_ID", `checkpoint of run ${checkpoint.runId} saved as ${runId}`);
-      }
       const paths = await prepareRun(runId);
-      const document = { schema: schemaTag(CHECKPOINT_SCHEMA), ...checkpoint };
-      // Validate on the way out too: a checkpoint that cannot be read back is worse than an error now.
-      const parsed = runCheckpointSchema.safeParse(document);
-      if (!parsed.success) {
-        throw new PersistenceError(
-          "SCHEMA_INVALID",
-          `refusing to save an invalid checkpoint for run ${runId}: ${parsed.error.issues[0]?.message ?? "invalid"} ` +
-            `at ${parsed.error.issues[0]?.path.join(".") ?? "?"}`,
-          { path: paths.checkpoint, cause: parsed.error },
-        );
-      }
-      await writeFileAtomic(paths.checkpoint, `${JSON.stringify(document, null, 1)}\n`);
+      await writeFileAtomic(
+        paths.checkpoint,
+        serializeSnapshot(runId, checkpoint, newGeneration(), paths.checkpoint),
+      );
+      // The new generation already makes older deltas inapplicable; removing them keeps the dir tidy.
+      await rm(paths.checkpointDelta, { force: true });
+    },
+    async openCheckpointLog(runId, options) {
+      return createCheckpointLog(await prepareRun(runId), runId, options);
     },
     load,
     async loadForResume(runId) {
-      const checkpoint = await load(runId);
+      const { checkpoint, problems } = await loadWithProblems(runId);
       await removeStaleTemporaryFiles(runPaths(dataDir, runId).dir);
       const journal = await readJournal(runId);
       return {
@@ -179,7 +192,7 @@ export function createCheckpointStore(
           completedToolCalls: { ...journal.completedToolCalls, ...checkpoint.completedToolCalls },
         },
         startedCallIds: journal.startedCallIds,
-        problems: journal.problems,
+        problems: [...problems, ...journal.problems],
       };
     },
     async list() {
@@ -234,6 +247,13 @@ export function createCheckpointStore(
       });
     },
     readJournal,
+    async closeRun(runId) {
+      await journalQueues.get(runId);
+      const journal = journals.get(runId);
+      journals.delete(runId);
+      journalQueues.delete(runId);
+      await journal?.close();
+    },
   };
 }
 

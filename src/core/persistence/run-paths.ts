@@ -5,7 +5,10 @@ import { validateId } from "./validate-id.js";
 export interface RunPaths {
   /** `<dataDir>/runs/<runId>`, private to the owner. */
   readonly dir: string;
+  /** The last full snapshot of the run's state. */
   readonly checkpoint: string;
+  /** Deltas appended after the snapshot, one per checkpoint the loop records. */
+  readonly checkpointDelta: string;
   /** Tool-call started/completed markers, appended before and after each tool runs. */
   readonly journal: string;
   /** Large tool outputs and other files of the run. */
@@ -33,6 +36,7 @@ export function runPaths(dataDir: string, runId: string): RunPaths {
   return {
     dir,
     checkpoint: join(dir, "checkpoint.json"),
+    checkpointDelta: join(dir, "checkpoint-delta.jsonl"),
     journal: join(dir, "journal.jsonl"),
     scratch: join(dir, "scratch"),
     trace: join(dir, "trace.jsonl"),

@@ -21,8 +21,13 @@ export function unansweredCompletedCalls(
   completed: Readonly<Record<string, CompletedToolCall>>,
   history: readonly ChatMessage[],
 ): Record<string, CompletedToolCall> {
+  // Only the calls of the last assistant message can be unanswered (every earlier one was
+  // answered before the model was asked again), so the scan stops there: constant per turn.
+  let last = history.length - 1;
+  while (last >= 0 && history[last]?.role !== "assistant") last -= 1;
   const unanswered = new Set<string>();
-  for (const message of history) {
+  for (let index = Math.max(last, 0); index < history.length; index += 1) {
+    const message = history[index] as ChatMessage;
     if (message.role === "assistant") for (const call of message.tool_calls ?? []) unanswered.add(call.id);
     else if (message.role === "tool") unanswered.delete(message.tool_call_id);
   }

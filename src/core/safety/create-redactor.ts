@@ -33,6 +33,15 @@ export interface Redactor {
 
 const TRUNCATION_SUFFIX = "…[truncated]";
 
+/**
+ * The same strings pass the redactor again and again (trace keys and tool names on every event, a
+ * tool's output once for the model and once for the trace): their results are remembered, a
+ * bounded number at a time, and forgotten whenever a new secret is added.
+ */
+const REMEMBERED_RESULTS = 1024;
+/** Longer texts are redacted every time: remembering them would hold too much memory. */
+const REMEMBERED_MAX_LENGTH = 4096;
+
 function escapeForRegex(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -64,11 +73,13 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   const includeFragments = options.prefixFragments ?? true;
   const knownVariants = new Set<string>();
   let knownPattern: RegExp | undefined;
+  const remembered = new Map<string, string>();
 
   function addSecret(value: string): void {
     const before = knownVariants.size;
     for (const variant of knownSecretVariants(value)) knownVariants.add(variant);
     if (knownVariants.size === before) return;
+    remembered.clear();
     // Longest first, so a whole PEM key wins over one of its lines.
     const alternatives = [...knownVariants]
       .sort((left, right) => right.length - left.length)
@@ -94,7 +105,14 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   }
 
   function redact(text: string): string {
-    return applyRanges(text, findSecrets(text));
+    const known = remembered.get(text);
+    if (known !== undefined) return known;
+    const redacted = applyRanges(text, findSecrets(text));
+    if (text.length <= REMEMBERED_MAX_LENGTH) {
+      if (remembered.size >= REMEMBERED_RESULTS) remembered.clear();
+      remembered.set(text, redacted);
+    }
+    return redacted;
   }
 
   function redactThenTruncate(text: string, maxChars: number): string {

@@ -40,7 +40,10 @@ export interface ToolInvocation {
   /** The tool message content: status line by the harness plus the fenced body. */
   readonly rendered: string;
   readonly refused: boolean;
+  /** The whole pipeline, from validation to the rendered message. */
   readonly durationMs: number;
+  /** The part spent in the tool itself (and its after-tool hooks); 0 when it did not run. */
+  readonly executeMs?: number;
 }
 
 /** Called around every call of a batch; the start hook is awaited before the tool runs (crash journal). */
@@ -172,12 +175,15 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     const decided = await decide(call, context);
     let result = decided.result;
     const tool = decided.tool;
+    let executeMs = 0;
     if (!result && tool) {
       const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const executeStartedAt = performance.now();
       result = await runWithTimeout(tool, decided.input, context, timeoutMs);
       for (const hook of options.afterToolHooks ?? []) {
         result = (await hook({ call, tool, input: decided.input, result }, context)) ?? result;
       }
+      executeMs = performance.now() - executeStartedAt;
     }
     const finalResult =
       result ??
@@ -191,6 +197,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       rendered: safeResult.rendered,
       refused: decided.refused,
       durationMs: performance.now() - startedAt,
+      executeMs,
     };
   }
 

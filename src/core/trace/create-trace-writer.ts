@@ -1,17 +1,9 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { createGroupCommitLog } from "../persistence/create-group-commit-log.js";
 import type { LoopEvent } from "../loop/loop-events.js";
 import { eventAttributes } from "./event-attributes.js";
 import type { TraceFooter, TraceHeader, TraceLine } from "./trace-format.js";
-
-/** Events after which the trace is flushed to disk. */
-const FLUSH_AFTER = new Set([
-  "tool-call-start",
-  "tool-call-end",
-  "model-call-end",
-  "run-finished",
-  "run-resumed",
-]);
 
 export interface TraceWriter {
   readonly path: string;
@@ -19,7 +11,8 @@ export interface TraceWriter {
   onEvent(event: LoopEvent): void;
   /** Records an event that does not come from the loop (run-resumed, setup-finished...). */
   record(eventType: string, step: number, attributes: Record<string, unknown>): void;
-  close(footer: Omit<TraceFooter, "record" | "finish_time">): void;
+  /** Writes the footer and waits until the whole trace is on the disk. */
+  close(footer: Omit<TraceFooter, "record" | "finish_time">): Promise<void>;
 }
 
 export interface TraceWriterOptions {
@@ -33,20 +26,23 @@ export interface TraceWriterOptions {
 }
 
 /**
- * Appends one JSON line per event with fsync, so a crash leaves a readable prefix. Every string in
- * a line (keys included) passes the redactor, so no field can carry a secret past the gate.
+ * Appends one JSON line per event, so a crash leaves a readable prefix. Every string in a line
+ * (keys included) passes the redactor, so no field can carry a secret past the gate.
+ *
+ * Each line reaches the file before the loop goes on (a killed process loses nothing written);
+ * the disk flush runs in the background, shared by the lines written meanwhile, and `close` waits
+ * for it (see createGroupCommitLog).
  */
 export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
   const now = options.now ?? (() => new Date());
   mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
-  const fd = openSync(options.path, options.append ? "a" : "w", 0o600);
+  // A new trace replaces whatever file was there; a resumed run appends to its story.
+  // Lines of one moment are written together: a trace is read by people, not replayed for resume.
+  const log = createGroupCommitLog(options.path, { truncate: options.append !== true, writeThrough: false });
   let closed = false;
-  // Every line reaches the file at once (a killed process loses nothing written); the disk flush
-  // waits for the lines that end a step, so a machine crash loses at most the step in progress.
   const write = (line: TraceLine): void => {
     if (closed) return;
-    writeSync(fd, `${JSON.stringify(redactStrings(line, options.redact))}\n`);
-    if (line.record !== "event" || FLUSH_AFTER.has(line.event_type)) fsyncSync(fd);
+    log.append(redactStrings(line, options.redact));
   };
   if (!options.append) write({ record: "header", schema: "agentforge-trace/1", ...options.header });
   return {
@@ -65,10 +61,10 @@ export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
     record(eventType, step, attributes) {
       write({ record: "event", event_type: eventType, step, timestamp: now().toISOString(), attributes });
     },
-    close(footer) {
+    async close(footer) {
       write({ record: "footer", finish_time: now().toISOString(), ...footer });
       closed = true;
-      closeSync(fd);
+      await log.close();
     },
   };
 }

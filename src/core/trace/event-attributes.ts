@@ -56,6 +56,7 @@ export function eventAttributes(event: LoopEvent): Record<string, unknown> | nul
         "tool_call.output": event.result.output,
         "tool_call.artifacts": event.result.artifacts,
         "tool_call.duration_ms": Math.round(event.durationMs),
+        ...(event.executeMs === undefined ? {} : { "tool_call.execute_ms": Math.round(event.executeMs) }),
       };
     case "tool-call-refused":
       return { "tool_call.id": event.callId, "tool_call.name": event.name, "refusal.reason": event.reason };

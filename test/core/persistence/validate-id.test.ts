@@ -53,6 +53,7 @@ describe("validateId", () => {
     expect(paths).toEqual({
       dir: "/data/runs/run-1",
       checkpoint: "/data/runs/run-1/checkpoint.json",
+      checkpointDelta: "/data/runs/run-1/checkpoint-delta.jsonl",
       journal: "/data/runs/run-1/journal.jsonl",
       scratch: "/data/runs/run-1/scratch",
       trace: "/data/runs/run-1/trace.jsonl",

@@ -241,3 +241,14 @@ describe("createRedactor: redactDeep", () => {
     expect(redactor.redactDeep(node)).toEqual({ name: "a", self: "[circular]" });
   });
 });
+
+describe("remembered results", () => {
+  it("a secret added after a text was redacted is hidden the next time that text passes", () => {
+    const redactor = createRedactor();
+    const text = "the deploy password is correct-horse-battery-staple, keep it";
+    expect(redactor.redact(text)).toBe(text);
+    redactor.addSecret("correct-horse-battery-staple");
+    expect(redactor.redact(text)).not.toContain("correct-horse-battery-staple");
+    expect(redactor.redact(text)).toContain("[REDACTED:known-secret]");
+  });
+});
