@@ -1,5 +1,7 @@
 import { createBullmqTaskQueue, type BullmqTaskQueueOptions } from "./bullmq/create-bullmq-task-queue.js";
 import { openEmbeddedTaskQueue, type EmbeddedTaskQueueOptions } from "./open-embedded-task-queue.js";
+import { QueueError } from "./queue-error.js";
+import { parseQueuePrefix, readQueuePrefix } from "./read-queue-prefix.js";
 import type { TaskQueue } from "./task-queue.js";
 
 /** The options both engines understand; engine-specific ones are ignored by the other engine. */
@@ -16,16 +18,22 @@ export function chooseTaskQueueEngine(env: NodeJS.ProcessEnv = process.env): Tas
   return (env.REDIS_URL ?? "").trim() === "" ? "embedded" : "bullmq";
 }
 
+/**
+ * Opens the engine `chooseTaskQueueEngine` picks. On Redis every key starts with `prefix`, or
+ * else `AGENTFORGE_QUEUE_PREFIX`, or else "agentforge"; an unsafe prefix is refused here.
+ */
 export async function openTaskQueue<TPayload>(
   options: OpenTaskQueueOptions<TPayload>,
 ): Promise<TaskQueue<TPayload>> {
   const env = options.env ?? process.env;
   const { prefix, queueName, busyRetryMs, stalledCheckMs, onError, filePath, env: _env, ...common } = options;
   if (chooseTaskQueueEngine(env) === "bullmq") {
+    const checked = prefix === undefined ? readQueuePrefix(env) : parseQueuePrefix(prefix, "prefix");
+    if (!checked.success) throw new QueueError("INVALID_OPTIONS", checked.error);
     return createBullmqTaskQueue({
       ...common,
       connection: (env.REDIS_URL ?? "").trim(),
-      ...(prefix === undefined ? {} : { prefix }),
+      prefix: checked.value,
       ...(queueName === undefined ? {} : { queueName }),
       ...(busyRetryMs === undefined ? {} : { busyRetryMs }),
       ...(stalledCheckMs === undefined ? {} : { stalledCheckMs }),

@@ -1,4 +1,5 @@
-export type QueueErrorCode = "QUEUE_CLOSED" | "INVALID_TASK" | "STORE_FAILED" | "PAYLOAD_INVALID";
+export type QueueErrorCode =
+  "QUEUE_CLOSED" | "INVALID_TASK" | "INVALID_OPTIONS" | "STORE_FAILED" | "PAYLOAD_INVALID";
 
 /** A harness failure of the task queue (its store, or a task that cannot be accepted). */
 export class QueueError extends Error {

@@ -6,6 +6,7 @@ import { createRuntime } from "../../core/runtime/create-runtime.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
+import { readQueuePrefix } from "../../queue/read-queue-prefix.js";
 import { listRecordedWorkspaces } from "../github/jobs/task-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
 import type { BudgetLimits } from "./budgets/create-installation-budgets.js";
@@ -37,6 +38,8 @@ export interface AppServerSettings {
   readonly hasRedis: boolean;
   /** Set with REDIS_URL: the queue, the budgets and Probot's rate limiting all use it. */
   readonly redisUrl?: string;
+  /** First part of every Redis key the queue and the budgets write (AGENTFORGE_QUEUE_PREFIX). */
+  readonly redisPrefix: string;
   /** Per-installation budgets (AGENTFORGE_BUDGET_*); empty means none. */
   readonly budgetLimits: BudgetLimits;
   /** Milliseconds a worker holds a task without renewing; a dead worker's task is retried after it. */
@@ -89,7 +92,10 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
     problems.push("AGENTFORGE_WORKER_CONCURRENCY: expected a whole number ≥ 1");
   const budgetLimits = readBudgetLimits(env);
   if (!budgetLimits.success) problems.push(budgetLimits.error);
-  if (missing.length > 0 || problems.length > 0 || !budgetLimits.success)
+  // Checked with or without Redis, so a typo shows before the deployment moves to Redis.
+  const redisPrefix = readQueuePrefix(env);
+  if (!redisPrefix.success) problems.push(redisPrefix.error);
+  if (missing.length > 0 || problems.length > 0 || !budgetLimits.success || !redisPrefix.success)
     return { success: false, missing, problems };
   const gheHost = env.GHE_HOST?.trim();
   const redisUrl = env.REDIS_URL?.trim() ?? "";
@@ -106,6 +112,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
       logFormat: env.LOG_FORMAT === "json" ? "json" : "pretty",
       hasRedis: redisUrl !== "",
       ...(redisUrl === "" ? {} : { redisUrl }),
+      redisPrefix: redisPrefix.value,
       budgetLimits: budgetLimits.value,
       ...(leaseMs === undefined ? {} : { leaseMs }),
       ...(globalConcurrency === undefined ? {} : { globalConcurrency }),
@@ -198,6 +205,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   const queue = await openTaskQueue({
     decodePayload: decodeGitHubTask,
     env,
+    prefix: settings.redisPrefix,
     ...(settings.leaseMs === undefined ? {} : { leaseMs: settings.leaseMs }),
     ...(settings.globalConcurrency === undefined ? {} : { globalConcurrency: settings.globalConcurrency }),
     // The queue holds an installation's extra tasks back instead of handing them to a worker.
@@ -209,6 +217,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
         limits: settings.budgetLimits,
         dataDir: runtime.dataDir,
         ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
+        redisPrefix: settings.redisPrefix,
       })
     : null;
   const budgets = opened === null ? {} : { budgets: opened.budgets };
@@ -265,6 +274,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       mode: options.mode,
       workers: runsWorkers,
       queue: settings.hasRedis ? "redis" : "embedded",
+      ...(settings.hasRedis ? { redisPrefix: settings.redisPrefix } : {}),
       budgets: opened?.store ?? "none",
     },
     options.mode === "serve" ? "AgentForge is listening" : "AgentForge worker is running",
