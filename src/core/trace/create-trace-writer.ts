@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createGroupCommitLog } from "../persistence/create-group-commit-log.js";
 import type { LoopEvent } from "../loop/loop-events.js";
@@ -36,7 +36,9 @@ export interface TraceWriterOptions {
 export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
   const now = options.now ?? (() => new Date());
   mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
-  // A new trace replaces whatever file was there; a resumed run appends to its story.
+  // A new trace replaces whatever file was there; a resumed run appends to its story, and starts
+  // one with a header when the story is not on this machine (a run continued elsewhere).
+  const needsHeader = options.append !== true || isMissingOrEmpty(options.path);
   // Lines of one moment are written together: a trace is read by people, not replayed for resume.
   const log = createGroupCommitLog(options.path, { truncate: options.append !== true, writeThrough: false });
   let closed = false;
@@ -44,7 +46,7 @@ export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
     if (closed) return;
     log.append(redactStrings(line, options.redact));
   };
-  if (!options.append) write({ record: "header", schema: "agentforge-trace/1", ...options.header });
+  if (needsHeader) write({ record: "header", schema: "agentforge-trace/1", ...options.header });
   return {
     path: options.path,
     onEvent(event) {
@@ -78,4 +80,13 @@ function redactStrings(value: unknown, redact: (text: string) => string): unknow
     );
   }
   return value;
+}
+
+function isMissingOrEmpty(path: string): boolean {
+  try {
+    return statSync(path).size === 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+    throw error;
+  }
 }

@@ -9,7 +9,9 @@ import type { RepositoryCache } from "../github/workspace/create-repository-cach
 import type { GitIdentity } from "../github/workspace/commit-and-push.js";
 import { resolveCoAuthor } from "../github/jobs/resolve-co-author.js";
 import type { DoorLogger } from "../github/github-logger.js";
-import type { QueuedTask, TaskHandler, TaskOutcome } from "./task-types.js";
+import type { QueuedTask, TaskHandler, TaskHandoff, TaskOutcome } from "./task-types.js";
+import { readCarriedRun, type CarriedRun } from "../github/jobs/carried-run.js";
+import { createCarriedRunWriter } from "./create-carried-run-writer.js";
 
 export interface GitHubTaskHandlerOptions {
   readonly runner: ResumableAgentRunner;
@@ -31,6 +33,8 @@ export interface GitHubTaskHandlerOptions {
    * follows the configured API base (GitHub Enterprise, the test stand-in) in every case.
    */
   readonly getInstallationToken?: (installationId: number) => Promise<string>;
+  /** How often a running task stores its run with the queue for another worker (default 10 s). */
+  readonly handoffIntervalMs?: number;
 }
 
 /** The queue's record says what was asked; the job says what to do. */
@@ -113,6 +117,12 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
     const record = openTaskRecordStore(options.dataDir, task.taskId);
     const previous = task.attempt > 1 ? await record.load() : null;
     if (task.attempt === 1) await record.remove();
+    // A task a worker on another machine started: continue its run from what it stored with the task.
+    const carriedRun =
+      task.attempt > 1 && previous === null && context.handoff !== undefined
+        ? await readStoredRun(context.handoff, options.logger, task.taskId)
+        : undefined;
+    const interruptedCommentId = previous?.progressCommentId ?? carriedRun?.progressCommentId ?? null;
     const getToken = async (): Promise<string> => {
       const token =
         options.getInstallationToken === undefined
@@ -123,12 +133,12 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
     };
     // The token is fetched (and registered as a secret) before anything can print it.
     await getToken();
-    if (previous?.progressCommentId != null) {
+    if (interruptedCommentId !== null) {
       await context.octokit
         .request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
           owner: task.owner,
           repo: task.repo,
-          comment_id: previous.progressCommentId,
+          comment_id: interruptedCommentId,
           body: "⏸️ This run was interrupted (the worker stopped); it continues in a new comment below.",
         })
         .catch((error: unknown) =>
@@ -139,14 +149,32 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
         );
     }
     await context.progress.start(
-      previous === null ? "👀 Working on it…" : "👀 Picking this up again after an interruption…",
+      previous === null && carriedRun === undefined
+        ? "👀 Working on it…"
+        : "👀 Picking this up again after an interruption…",
     );
     await record.update({ progressCommentId: context.progress.commentId });
     author ??= await resolveCoAuthor(context.octokit, `${options.appSlug}[bot]`);
+    const carrier =
+      context.handoff === undefined
+        ? undefined
+        : createCarriedRunWriter({
+            handoff: context.handoff,
+            record,
+            store: options.runner.store,
+            logger: options.logger,
+            taskId: task.taskId,
+            ...(options.handoffIntervalMs === undefined ? {} : { intervalMs: options.handoffIntervalMs }),
+          });
+    const observe = (event: LoopEvent): void => {
+      context.onLoopEvent?.(event);
+      carrier?.observe(event);
+    };
     const outcome = await runGitHubJob(toGitHubJob(task), {
       octokit: context.octokit,
       getToken,
-      runner: withLoopObserver(options.runner, context.onLoopEvent),
+      runner: withLoopObserver(options.runner, observe),
+      ...(carriedRun === undefined ? {} : { carriedRun }),
       cache: options.cache,
       commandRunner: options.commandRunner,
       author,
@@ -163,6 +191,7 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
     });
+    await carrier?.settle();
     await record.remove();
     options.logger.info(
       { taskId: task.taskId, status: outcome.status, summary: outcome.summary },
@@ -170,4 +199,24 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
     );
     return toTaskOutcome(outcome);
   };
+}
+
+/** The run another worker stored with the task, or undefined (then the task starts over). */
+async function readStoredRun(
+  handoff: TaskHandoff,
+  logger: DoorLogger,
+  taskId: string,
+): Promise<CarriedRun | undefined> {
+  let stored: unknown;
+  try {
+    stored = await handoff.load();
+  } catch (error) {
+    logger.warn({ err: error, taskId }, "could not read the run stored with the task; starting over");
+    return undefined;
+  }
+  if (stored === null) return undefined;
+  const read = readCarriedRun(stored);
+  if (read.success) return read.value;
+  logger.warn({ taskId, reason: read.error }, "the run stored with the task cannot be used; starting over");
+  return undefined;
 }

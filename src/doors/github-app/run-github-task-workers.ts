@@ -14,7 +14,8 @@ import { createProgressComment } from "../github/create-progress-comment.js";
 import { postReply } from "./github-replies.js";
 import type { GitHubTask } from "./github-task.js";
 import type { DoorLogger } from "../github/github-logger.js";
-import type { TaskHandler, TaskOutcome } from "./task-types.js";
+import type { TaskHandler, TaskHandoff, TaskOutcome } from "./task-types.js";
+import type { BullmqTaskQueue } from "../../queue/bullmq/bullmq-task-queue.js";
 
 export interface GitHubTaskWorkersOptions {
   readonly queue: TaskQueue<GitHubTask>;
@@ -57,6 +58,26 @@ function createUsageMeter(metrics: Metrics | undefined) {
       usage.tokens += event.usage.promptTokens + event.usage.completionTokens;
       usage.costUsd += event.costUsd;
     },
+  };
+}
+
+/** The Redis engine keeps a value with each running task; the embedded one is on one machine anyway. */
+function hasTaskCheckpoints(
+  queue: TaskQueue<GitHubTask>,
+): queue is TaskQueue<GitHubTask> & Pick<BullmqTaskQueue<GitHubTask>, "setCheckpoint" | "getCheckpoint"> {
+  return (
+    "setCheckpoint" in queue &&
+    typeof queue.setCheckpoint === "function" &&
+    "getCheckpoint" in queue &&
+    typeof queue.getCheckpoint === "function"
+  );
+}
+
+function handoffFor(queue: TaskQueue<GitHubTask>, claimed: ClaimedTask<GitHubTask>): TaskHandoff | undefined {
+  if (!hasTaskCheckpoints(queue)) return undefined;
+  return {
+    save: (value) => queue.setCheckpoint(claimed, value),
+    load: () => queue.getCheckpoint(claimed.taskId),
   };
 }
 
@@ -106,6 +127,7 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
               logger.warn({ err: error, taskId: claimed.taskId }, "could not renew the budget slot");
             });
           }, SLOT_RENEWAL_MS);
+    const handoff = handoffFor(options.queue, claimed);
     const progress = createProgressComment(octokit, {
       owner: task.owner,
       repo: task.repo,
@@ -116,7 +138,13 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
     try {
       const outcome = await options.handler(
         { ...task, taskId: claimed.taskId, attempt: claimed.attempt, maxAttempts: claimed.maxAttempts },
-        { octokit, signal, progress, onLoopEvent: meter.observe },
+        {
+          octokit,
+          signal,
+          progress,
+          onLoopEvent: meter.observe,
+          ...(handoff === undefined ? {} : { handoff }),
+        },
       );
       metrics?.recordTask("completed", now() - startedAt);
       return outcome;

@@ -47,6 +47,8 @@ export interface AppServerSettings {
   /** Tasks running at once across the whole deployment (every worker on the same queue). */
   readonly globalConcurrency?: number;
   readonly concurrency: number;
+  /** How often a running task stores its run with the queue for another worker (Redis only). */
+  readonly handoffIntervalMs?: number;
 }
 
 export type AppSettingsResult =
@@ -90,6 +92,12 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
   const concurrency = Number(env.AGENTFORGE_WORKER_CONCURRENCY ?? "2");
   if (!Number.isInteger(concurrency) || concurrency < 1)
     problems.push("AGENTFORGE_WORKER_CONCURRENCY: expected a whole number ≥ 1");
+  const handoffIntervalMs =
+    (env.AGENTFORGE_HANDOFF_INTERVAL_MS ?? "").trim() === ""
+      ? undefined
+      : Number(env.AGENTFORGE_HANDOFF_INTERVAL_MS);
+  if (handoffIntervalMs !== undefined && (!Number.isInteger(handoffIntervalMs) || handoffIntervalMs < 0))
+    problems.push("AGENTFORGE_HANDOFF_INTERVAL_MS: expected a whole number of milliseconds ≥ 0");
   const budgetLimits = readBudgetLimits(env);
   if (!budgetLimits.success) problems.push(budgetLimits.error);
   // Checked with or without Redis, so a typo shows before the deployment moves to Redis.
@@ -117,6 +125,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
       ...(leaseMs === undefined ? {} : { leaseMs }),
       ...(globalConcurrency === undefined ? {} : { globalConcurrency }),
       concurrency,
+      ...(handoffIntervalMs === undefined ? {} : { handoffIntervalMs }),
     },
   };
 }
@@ -239,6 +248,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       getInstallationToken: (installationId) => createInstallationToken(probot, installationId),
       operatorAllowPrefixes: runtime.config.allowed_commands,
       logger: log,
+      ...(settings.handoffIntervalMs === undefined ? {} : { handoffIntervalMs: settings.handoffIntervalMs }),
     });
     workersDone = runGitHubTaskWorkers({
       queue,

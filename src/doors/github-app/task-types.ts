@@ -1,6 +1,7 @@
 import type { ProbotOctokit } from "probot";
 import type { LoopEvent } from "../../core/loop/loop-events.js";
 import type { GitHubJobStatus } from "../github/jobs/github-job.js";
+import type { JsonValue } from "../../queue/task-queue.js";
 import type { GitHubTask } from "./github-task.js";
 import type { ProgressComment } from "../github/create-progress-comment.js";
 
@@ -35,6 +36,15 @@ export interface TaskHandlerContext {
   readonly progress: ProgressComment;
   /** Sees every event of the task's agent run (metrics, budget accounting), beside the progress comment. */
   readonly onLoopEvent?: (event: LoopEvent) => void;
+  /** Stored with the task in the queue (Redis), so a worker on another machine can continue it. */
+  readonly handoff?: TaskHandoff;
+}
+
+/** A value kept with a running task in the queue, readable by the next worker that takes it. */
+export interface TaskHandoff {
+  /** False when this worker no longer holds the task (its lease was lost). */
+  save(value: JsonValue): Promise<boolean>;
+  load(): Promise<JsonValue | null>;
 }
 
 /**

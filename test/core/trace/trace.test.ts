@@ -73,7 +73,7 @@ describe("traces", () => {
         result: okResult("x", { summary: "read src/a.ts" }),
       });
       writer.onEvent({ type: "run-finished", turn: 3, exitReason: "final_answer", finalAnswer: "Fixed it." });
-      writer.close({
+      await writer.close({
         exit_reason: "final_answer",
         turns: 3,
         usage: { prompt_tokens: 30, completion_tokens: 6, total_tokens: 36 },
@@ -141,7 +141,7 @@ describe("traces", () => {
       );
       const writer = createTraceWriter({ path, header, redact: (text) => text, append: true });
       writer.record("run-resumed", 2, { "resume.interrupted_calls": 1 });
-      writer.close({
+      await writer.close({
         exit_reason: "final_answer",
         turns: 3,
         usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
@@ -150,6 +150,26 @@ describe("traces", () => {
       const lines = readFileSync(path, "utf8").trim().split("\n");
       expect(lines.filter((line) => line.includes('"record":"header"'))).toHaveLength(1);
       expect(lines).toHaveLength(3);
+    }),
+  );
+  it(
+    "starts a resumed run's trace with a header when its story is not on this machine",
+    withDir(async (dir) => {
+      const path = join(dir, "carried.jsonl");
+      const writer = createTraceWriter({ path, header, redact: (text) => text, append: true });
+      writer.record("run-resumed", 4, { "resume.reused_results": 2 });
+      await writer.close({
+        exit_reason: "final_answer",
+        turns: 5,
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        cost_usd: 0,
+      });
+      const records = readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { record: string; run_id?: string });
+      expect(records.map((record) => record.record)).toEqual(["header", "event", "footer"]);
+      expect(records[0]?.run_id).toBe("run-1");
     }),
   );
 });

@@ -1,3 +1,4 @@
+import type { CarriedRun } from "./carried-run.js";
 import type { ResumableAgentRunner } from "../../../core/create-agent-runner.js";
 import type { ModelClient } from "../../../core/model/model-types.js";
 import type { CommandRunner } from "../../../core/tools/tool.js";
@@ -42,6 +43,8 @@ export interface JobWorkspaceRecord {
   readonly branch: string | null;
   /** The agent run's trace; its header names the run id. */
   readonly tracePath: string;
+  /** The run to continue, when it is known without the trace (a run carried from another worker). */
+  readonly runId?: string;
 }
 
 export interface JobWorkspaceStore {
@@ -81,6 +84,8 @@ export interface GitHubJobDependencies {
   readonly tracePath?: string;
   /** Lets a restarted worker resume the run in the workspace a dead one left (see JobWorkspaceRecord). */
   readonly workspaceStore?: JobWorkspaceStore;
+  /** A run a worker on another machine started: its workspace is rebuilt here and the run continued. */
+  readonly carriedRun?: CarriedRun;
   /** Timeout of each setup and test command. Default 10 minutes. */
   readonly commandTimeoutMs?: number;
   /** Where operational notes go (a check run that could not be created...). */

@@ -17,6 +17,6 @@ export function failedOutcome(summary: string, extra: Partial<GitHubJobOutcome> 
 
 /** Dependencies for a flow that neither records its workspace nor resumes (plan, review, answers). */
 export function withoutResume(deps: GitHubJobDependencies): GitHubJobDependencies {
-  const { workspaceStore: _store, tracePath: _trace, ...rest } = deps;
+  const { workspaceStore: _store, tracePath: _trace, carriedRun: _carried, ...rest } = deps;
   return rest;
 }

@@ -2,6 +2,8 @@ import { open, rm, stat } from "node:fs/promises";
 import type { CheckpointStore } from "../../../core/persistence/create-checkpoint-store.js";
 import type { JobWorkspaceRecord } from "./github-job.js";
 import type { GitHubJobDependencies } from "./github-job.js";
+import type { CarriedRun } from "./carried-run.js";
+import { applyWorkspaceChanges } from "../workspace/workspace-changes.js";
 
 export interface JobWorkspace {
   readonly workspaceRoot: string;
@@ -62,7 +64,7 @@ function parseJsonObject(text: string): Record<string, unknown> | null {
 /** A run that saved a checkpoint and did not finish can be continued; anything else starts over. */
 async function resumableRunId(record: JobWorkspaceRecord, store: CheckpointStore): Promise<string | null> {
   if (!(await exists(record.workspaceRoot))) return null;
-  const runId = await readTraceRunId(record.tracePath);
+  const runId = record.runId ?? (await readTraceRunId(record.tracePath));
   if (runId === null) return null;
   // No checkpoint (the process died before the first one) or an unreadable one: start over.
   const checkpoint = await store.load(runId).catch((error: unknown) => {
@@ -81,12 +83,26 @@ async function resumableRunId(record: JobWorkspaceRecord, store: CheckpointStore
 export async function prepareJobWorkspace(
   deps: Pick<
     GitHubJobDependencies,
-    "cache" | "getToken" | "signal" | "workspaceStore" | "tracePath" | "runner"
+    "cache" | "getToken" | "signal" | "workspaceStore" | "tracePath" | "runner" | "carriedRun"
   >,
   options: PrepareWorkspaceOptions,
 ): Promise<JobWorkspace> {
   const store = deps.workspaceStore;
   const previous = store === undefined ? null : await store.load();
+  const carried = deps.carriedRun;
+  if (
+    previous === null &&
+    carried !== undefined &&
+    store !== undefined &&
+    deps.tracePath !== undefined &&
+    carried.branch === (options.branch ?? null)
+  ) {
+    return continueCarriedRun(
+      { ...deps, workspaceStore: store, tracePath: deps.tracePath },
+      options,
+      carried,
+    );
+  }
   if (previous !== null && previous.branch === (options.branch ?? null)) {
     const runId = await resumableRunId(previous, deps.runner.store);
     if (runId !== null) {
@@ -129,6 +145,67 @@ export async function prepareJobWorkspace(
     cleanup: async () => {
       await checkout.cleanup();
       await store?.clear();
+    },
+  };
+}
+
+/**
+ * Rebuilds, on this machine, the workspace of a run another worker started: a checkout of the
+ * same commit with the captured changes applied, the run's checkpoint and started calls written to
+ * this worker's store (pointing at the new workspace and trace), and the record that makes the run
+ * resumable here. The run then continues exactly as after a local restart.
+ */
+async function continueCarriedRun(
+  deps: Pick<GitHubJobDependencies, "cache" | "getToken" | "signal" | "runner"> & {
+    readonly workspaceStore: NonNullable<GitHubJobDependencies["workspaceStore"]>;
+    readonly tracePath: string;
+  },
+  options: PrepareWorkspaceOptions,
+  carried: CarriedRun,
+): Promise<JobWorkspace> {
+  const checkout = await deps.cache.checkout({
+    cloneUrl: options.cloneUrl,
+    token: await deps.getToken(),
+    ref: carried.changes.baseSha,
+    signal: deps.signal,
+    ...(options.branch === undefined ? {} : { branch: options.branch }),
+    ...(options.fetchRefs === undefined ? {} : { fetchRefs: options.fetchRefs }),
+  });
+  try {
+    await applyWorkspaceChanges(checkout.workspaceRoot, carried.changes);
+    const { runId, checkpoint } = carried;
+    const store = deps.runner.store;
+    await store.save(runId, {
+      ...checkpoint,
+      task: { ...checkpoint.task, workspaceRoot: checkout.workspaceRoot },
+      tracePath: deps.tracePath,
+    });
+    // Calls that had started and not completed stay "started": resume reports them as interrupted.
+    for (const callId of carried.startedCallIds) {
+      if (checkpoint.completedToolCalls[callId] === undefined) await store.markToolCallStarted(runId, callId);
+    }
+    await store.closeRun(runId);
+    await deps.workspaceStore.save({
+      workspaceRoot: checkout.workspaceRoot,
+      baseSha: carried.changes.baseSha,
+      // The branch as it stood when the run began: the push is checked against that, not today's.
+      remoteBranchSha: carried.remoteBranchSha,
+      branch: carried.branch,
+      tracePath: deps.tracePath,
+      runId,
+    });
+  } catch (error) {
+    await checkout.cleanup();
+    throw error;
+  }
+  return {
+    workspaceRoot: checkout.workspaceRoot,
+    baseSha: carried.changes.baseSha,
+    remoteBranchSha: carried.remoteBranchSha,
+    resumeRunId: carried.runId,
+    cleanup: async () => {
+      await checkout.cleanup();
+      await deps.workspaceStore.clear();
     },
   };
 }

@@ -27,6 +27,7 @@ const recordSchema = z.object({
       remoteBranchSha: z.string().nullable(),
       branch: z.string().nullable(),
       tracePath: z.string(),
+      runId: z.string().exactOptional(),
     })
     .nullable(),
 });

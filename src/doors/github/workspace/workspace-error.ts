@@ -5,6 +5,7 @@ export type WorkspaceErrorCode =
   | "REF_NOT_FOUND"
   | "INVALID_REF"
   | "CHECKOUT_FAILED"
+  | "CHANGES_NOT_CARRIED"
   | "INVALID_REMOTE_URL"
   | "CANCELLED";
 

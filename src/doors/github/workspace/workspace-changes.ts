@@ -1,0 +1,137 @@
+import { lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createGit } from "./create-git.js";
+import { WorkspaceError } from "./workspace-error.js";
+
+/**
+ * What an agent changed in a workspace, relative to the commit it was made from, as data that can
+ * travel to another machine: a binary `git diff` of the tracked files (edits, deletions, modes)
+ * and the untracked files that .gitignore does not hide, carried whole. Applied to a fresh checkout
+ * of the same commit it gives back the same working tree, so a run can continue elsewhere.
+ */
+export interface WorkspaceChanges {
+  readonly baseSha: string;
+  /** `git diff --binary <baseSha>` of the working tree; empty when nothing tracked changed. */
+  readonly trackedPatch: string;
+  readonly untracked: readonly UntrackedFile[];
+}
+
+export type UntrackedFile =
+  | { readonly path: string; readonly kind: "file"; readonly base64: string; readonly executable: boolean }
+  | { readonly path: string; readonly kind: "symlink"; readonly target: string };
+
+/** Untracked content larger than this is not carried: the run then starts over elsewhere. */
+export const MAX_UNTRACKED_BYTES = 16 * 1024 * 1024;
+
+export async function captureWorkspaceChanges(
+  workspaceRoot: string,
+  baseSha: string,
+  options: { readonly hostEnv?: NodeJS.ProcessEnv } = {},
+): Promise<WorkspaceChanges> {
+  const git = createGit({
+    baseDirectory: workspaceRoot,
+    ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
+  });
+  // No external diff or text conversion: the patch must be exact, and nothing in the repository runs.
+  const trackedPatch = await git.raw(["diff", "--binary", "--no-ext-diff", "--no-textconv", baseSha, "--"]);
+  const listed = await git.raw(["ls-files", "--others", "--exclude-standard", "-z"]);
+  const untracked: UntrackedFile[] = [];
+  let total = 0;
+  for (const relative of listed.split("\0").filter((name) => name !== "")) {
+    const absolute = path.join(workspaceRoot, relative);
+    const info = await lstat(absolute);
+    if (info.isSymbolicLink()) {
+      untracked.push({ path: relative, kind: "symlink", target: await readlink(absolute) });
+      continue;
+    }
+    if (!info.isFile()) continue;
+    total += info.size;
+    if (total > MAX_UNTRACKED_BYTES) {
+      throw new WorkspaceError(
+        "CHANGES_NOT_CARRIED",
+        `the workspace's untracked files exceed ${MAX_UNTRACKED_BYTES} bytes; they are not carried to another worker`,
+      );
+    }
+    untracked.push({
+      path: relative,
+      kind: "file",
+      base64: (await readFile(absolute)).toString("base64"),
+      executable: (info.mode & 0o100) !== 0,
+    });
+  }
+  return { baseSha, trackedPatch, untracked };
+}
+
+/**
+ * A relative path that stays inside the workspace and out of `.git`, with no symbolic link among
+ * its parents (a link restored earlier must not carry a later file out of the workspace).
+ */
+async function safeTarget(workspaceRoot: string, relative: string): Promise<string> {
+  const target = path.resolve(workspaceRoot, relative);
+  const fromRoot = path.relative(workspaceRoot, target);
+  const parts = fromRoot.split(path.sep);
+  if (fromRoot === "" || fromRoot.startsWith("..") || path.isAbsolute(fromRoot) || parts[0] === ".git") {
+    throw new WorkspaceError(
+      "CHANGES_NOT_CARRIED",
+      `refusing to restore ${JSON.stringify(relative)}: outside the workspace`,
+    );
+  }
+  let parent = workspaceRoot;
+  for (const part of parts.slice(0, -1)) {
+    parent = path.join(parent, part);
+    const info = await lstat(parent).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    });
+    if (info?.isSymbolicLink() === true) {
+      throw new WorkspaceError(
+        "CHANGES_NOT_CARRIED",
+        `refusing to restore ${JSON.stringify(relative)}: ${JSON.stringify(path.relative(workspaceRoot, parent))} is a symbolic link`,
+      );
+    }
+  }
+  return target;
+}
+
+/** Applies changes captured by captureWorkspaceChanges to a fresh checkout of `changes.baseSha`. */
+export async function applyWorkspaceChanges(
+  workspaceRoot: string,
+  changes: WorkspaceChanges,
+  options: { readonly hostEnv?: NodeJS.ProcessEnv } = {},
+): Promise<void> {
+  const git = createGit({
+    baseDirectory: workspaceRoot,
+    ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
+  });
+  const head = (await git.raw(["rev-parse", "HEAD"])).trim();
+  if (head !== changes.baseSha) {
+    throw new WorkspaceError(
+      "CHANGES_NOT_CARRIED",
+      `the workspace is at ${head}, but the changes were captured against ${changes.baseSha}`,
+    );
+  }
+  if (changes.trackedPatch.trim() !== "") {
+    // The patch file lives outside the workspace, so the agent never sees it.
+    const scratch = await mkdtemp(path.join(tmpdir(), "agentforge-changes-"));
+    try {
+      const patchFile = path.join(scratch, "changes.patch");
+      await writeFile(patchFile, changes.trackedPatch, { mode: 0o600 });
+      // Paths in the patch are checked by git apply itself: none may leave the work tree or touch .git.
+      await git.raw(["apply", "--binary", "--whitespace=nowarn", patchFile]);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+  for (const file of changes.untracked) {
+    const target = await safeTarget(workspaceRoot, file.path);
+    await mkdir(path.dirname(target), { recursive: true });
+    if (file.kind === "symlink") await symlink(file.target, target);
+    // "wx": never through a file or link that is already there.
+    else
+      await writeFile(target, Buffer.from(file.base64, "base64"), {
+        mode: file.executable ? 0o755 : 0o644,
+        flag: "wx",
+      });
+  }
+}
