@@ -1,4 +1,5 @@
 import type { CheckpointStore } from "../../core/persistence/create-checkpoint-store.js";
+import { PersistenceError } from "../../core/persistence/persistence-error.js";
 import type { LoopEvent } from "../../core/loop/loop-events.js";
 import type { JsonValue } from "../../queue/task-queue.js";
 import type { CarriedRun } from "../github/jobs/carried-run.js";
@@ -36,6 +37,9 @@ const DEFAULT_INTERVAL_MS = 10_000;
  * recorded, no tool is running), at most once per interval, it reads the run's checkpoint and
  * journal, captures the workspace's changes, and stores them with the task (Redis). Captures never
  * overlap and never fail the task: a capture that fails is logged, and the next one tries again.
+ * A turn that starts while a capture is still running is captured as soon as that one ends, if the
+ * model has not answered yet: a quick turn followed by a long model call must not leave the stored
+ * run a turn behind for the whole call.
  *
  * The checkpoint is read before the workspace, so the workspace can only be ahead of it: a call
  * that started in between is found done on the other worker, where the model is told to check.
@@ -46,6 +50,10 @@ export function createCarriedRunWriter(options: CarriedRunWriterOptions): Carrie
   let lastStartedAt = Number.NEGATIVE_INFINITY;
   let inFlight: Promise<void> | null = null;
   let stopped = false;
+  /** A due capture waits for the one in flight. */
+  let isPending = false;
+  /** From a turn's start to its model's answer no tool runs: a capture may start then. */
+  let isAskingModel = false;
 
   async function capture(): Promise<void> {
     const record = await options.record.load();
@@ -53,14 +61,25 @@ export function createCarriedRunWriter(options: CarriedRunWriterOptions): Carrie
     if (!workspace) return;
     const runId = workspace.runId ?? (await readTraceRunId(workspace.tracePath));
     if (runId === null) return;
-    const state = await options.store.loadForResume(runId);
-    if (state.checkpoint.status !== "running") return;
+    // Read only: loadForResume would also delete the run's temporary files, among them the one a
+    // checkpoint write of the live run may be about to rename into place.
+    const checkpoint = await options.store.load(runId).catch((error: unknown) => {
+      // Before the first model answer there is no checkpoint yet, and nothing worth carrying.
+      if (error instanceof PersistenceError && error.code === "NOT_FOUND") return null;
+      throw error;
+    });
+    if (checkpoint === null || checkpoint.status !== "running") return;
+    const journal = await options.store.readJournal(runId);
     const changes = await captureWorkspaceChanges(workspace.workspaceRoot, workspace.baseSha);
     const carried: CarriedRun = {
       version: 1,
       runId,
-      checkpoint: state.checkpoint,
-      startedCallIds: [...state.startedCallIds],
+      // As loadForResume gives it: calls the journal saw complete after the checkpoint count as done.
+      checkpoint: {
+        ...checkpoint,
+        completedToolCalls: { ...journal.completedToolCalls, ...checkpoint.completedToolCalls },
+      },
+      startedCallIds: [...journal.startedCallIds],
       changes,
       branch: workspace.branch,
       remoteBranchSha: workspace.remoteBranchSha,
@@ -80,21 +99,37 @@ export function createCarriedRunWriter(options: CarriedRunWriterOptions): Carrie
     if (!stillOurs) stopped = true;
   }
 
+  function start(): void {
+    lastStartedAt = now();
+    isPending = false;
+    inFlight = capture()
+      .catch((error: unknown) => {
+        options.logger.warn(
+          { err: error, taskId: options.taskId },
+          "could not store the run for another worker",
+        );
+      })
+      .finally(() => {
+        inFlight = null;
+        // Once the model has answered, tools may be running: the next turn's start captures instead.
+        if (isPending && isAskingModel && !stopped) start();
+        else isPending = false;
+      });
+  }
+
   return {
     observe(event) {
-      if (event.type !== "turn-start" || stopped || inFlight !== null) return;
+      if (event.type === "turn-start") isAskingModel = true;
+      else if (
+        event.type === "model-call-end" ||
+        event.type === "tool-call-start" ||
+        event.type === "run-finished"
+      )
+        isAskingModel = false;
+      if (event.type !== "turn-start" || stopped) return;
       if (now() - lastStartedAt < intervalMs) return;
-      lastStartedAt = now();
-      inFlight = capture()
-        .catch((error: unknown) => {
-          options.logger.warn(
-            { err: error, taskId: options.taskId },
-            "could not store the run for another worker",
-          );
-        })
-        .finally(() => {
-          inFlight = null;
-        });
+      if (inFlight !== null) isPending = true;
+      else start();
     },
     async settle() {
       stopped = true;

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { startCli, waitFor, type CliOutcome, type RunningCli } from "../support/run-cli.js";
 
 export interface AppProcess {
@@ -6,6 +8,8 @@ export interface AppProcess {
   readonly pid: number;
   /** serve: where webhooks go; worker: where `/healthz` and `/metrics` answer. */
   readonly url: string;
+  /** AGENTFORGE_DATA_DIR: a worker's own disk, as on a machine of its own. */
+  readonly dataDir: string;
 }
 
 const READY_LINES = {
@@ -35,7 +39,29 @@ export async function startAppProcess(
     throw error;
   }
   const url = ready.exec(cli.output().stdout)![1]!;
-  return { name, cli, pid: cli.child.pid!, url };
+  return { name, cli, pid: cli.child.pid!, url, dataDir: env.AGENTFORGE_DATA_DIR ?? "" };
+}
+
+/** Whether a worker holds a record of the task on its disk: it claimed the task and is running it. */
+export function holdsTaskRecord(appProcess: AppProcess, taskId: string): boolean {
+  return existsSync(path.join(appProcess.dataDir, "tasks", `${taskId}.json`));
+}
+
+export interface TraceRecord {
+  readonly record?: string;
+  readonly run_id?: string;
+  readonly event_type?: string;
+  readonly attributes?: Readonly<Record<string, unknown>>;
+}
+
+/** The lines of the agent run's trace for a task, on the worker's disk (whole lines only). */
+export function readTaskTrace(appProcess: AppProcess, taskId: string): TraceRecord[] {
+  const file = path.join(appProcess.dataDir, "tasks", `${taskId}.trace.jsonl`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .slice(0, -1)
+    .map((line) => JSON.parse(line) as TraceRecord);
 }
 
 export interface LogRecord {

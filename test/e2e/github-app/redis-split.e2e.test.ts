@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { EXIT_CODES } from "../../../src/doors/cli/cli-io.js";
+import { readCarriedRun } from "../../../src/doors/github/jobs/carried-run.js";
 import {
   startMockModelServer,
   type MockModelServer,
@@ -20,7 +21,9 @@ import {
 import { runCli, waitFor } from "../support/run-cli.js";
 import {
   findLogRecords,
+  holdsTaskRecord,
   readMetric,
+  readTaskTrace,
   startAppProcess,
   stopWithSigterm,
   type AppProcess,
@@ -40,6 +43,32 @@ import {
 const COMPLETED = 'agentforge_task_outcomes_total{outcome="completed"}';
 
 /**
+ * The model side of the run that moves between workers, after fixSteps() (the first task's): read,
+ * edit, then a long wait. The worker running it is killed during the wait, so the delayed answer
+ * goes nowhere; the worker that continues the run asks next and gets the last step.
+ */
+const HANDOFF_STEPS: unknown[] = [
+  {
+    type: "tool_calls",
+    calls: [{ id: "call_handoff_read", name: "read_file", arguments: { path: "sum.js" } }],
+  },
+  {
+    type: "tool_calls",
+    calls: [
+      {
+        id: "call_handoff_edit",
+        name: "edit_file",
+        arguments: { path: "sum.js", old_string: "return a - b;", new_string: "return a + b;" },
+      },
+    ],
+  },
+  { type: "text", text: "This answer is never delivered.", delay_ms: 120_000 },
+  { type: "text", text: "Fixed `sum` on the second worker: it subtracted instead of adding." },
+];
+const DELAYED_STEP = fixSteps().length + 2;
+const FINAL_STEP = DELAYED_STEP + 1;
+
+/**
  * The App split across processes on a real Redis: `agentforge serve` only takes webhooks in and
  * enqueues; two `agentforge worker` processes, each with its own data directory, run the tasks.
  * All three share one random AGENTFORGE_QUEUE_PREFIX, so this run sees no other run's keys.
@@ -52,6 +81,8 @@ describe("agentforge serve and two workers on Redis, against a GitHub stand-in",
   let root: string;
   let serve: AppProcess;
   let workers: AppProcess[] = [];
+  /** The worker the handoff test kills. */
+  let killed: AppProcess | undefined;
   /** Everything that started, for the clean-up even when start-up failed halfway. */
   const started: AppProcess[] = [];
   const timings: Record<string, number> = {};
@@ -74,7 +105,10 @@ describe("agentforge serve and two workers on Redis, against a GitHub stand-in",
       OPENAI_API_KEY: "sk-e2e-not-a-real-key-000000000000",
       AGENTFORGE_MODEL: "gpt-4.1-mini",
       AGENTFORGE_DATA_DIR: dataDir,
+      // The shortest lease allowed, so a killed worker's task is free again soon.
       AGENTFORGE_QUEUE_LEASE_MS: "15000",
+      // Every turn stores the run with the task, so another worker can continue it.
+      AGENTFORGE_HANDOFF_INTERVAL_MS: "0",
       REDIS_URL,
       AGENTFORGE_QUEUE_PREFIX: prefix,
       // A limit far from reach, so the budget counters are kept in Redis under the prefix too.
@@ -111,7 +145,7 @@ describe("agentforge serve and two workers on Redis, against a GitHub stand-in",
       repositories: [{ owner: OWNER, name: REPO, files: PROJECT_FILES }],
       permissions: { alice: "write" },
     });
-    model = await startMockModelServer({ script: script(fixSteps()) });
+    model = await startMockModelServer({ script: script([...fixSteps(), ...HANDOFF_STEPS]) });
     const startedAt = Date.now();
     const starting = [
       startAppProcess("serve", "serve", env("serve")),
@@ -279,12 +313,167 @@ describe("agentforge serve and two workers on Redis, against a GitHub stand-in",
     ).toBe(1);
   }, 20_000);
 
-  it("SIGTERM stops serve and both workers cleanly", async () => {
-    const outcomes = await Promise.all(
-      [serve, ...workers].map((running) => stopWithSigterm(running, 15_000)),
+  it("a worker killed mid-run: the other worker, on its own disk, continues the run from Redis", async () => {
+    const issue = github.addIssue(OWNER, REPO, {
+      title: "sum still subtracts",
+      body: "sum(2, 3) gives -1 here too.",
+      author: "alice",
+    });
+    const body = "@agentforge fix this";
+    const commentId = github.addComment(OWNER, REPO, issue, body, "alice");
+    const startedAt = Date.now();
+    await deliver(issue, commentId, body, `${prefix}-delivery-handoff`);
+    await waitFor(
+      () => findLogRecords(serve, "task enqueued").length === 2,
+      "serve to enqueue the task",
+      5_000,
     );
+    const taskId = findLogRecords(serve, "task enqueued")[1]!.taskId!;
+    const taskKey = `${prefix}:tasks:gate:t:${taskId}`;
+
+    // The run reads and edits sum.js, then waits on the model; by then its worker has stored it.
+    await waitFor(
+      () => model.requests.some((request) => request.stepIndex === DELAYED_STEP),
+      "the run to reach the delayed model step",
+      20_000,
+    );
+    let lastStored = "nothing";
+    await waitFor(
+      async () => {
+        const stored = await redis.hget(taskKey, "checkpoint");
+        if (stored === null) return false;
+        const carried = readCarriedRun(JSON.parse(stored));
+        lastStored = carried.success
+          ? `a run with calls ${Object.keys(carried.value.checkpoint.completedToolCalls).join(", ")}`
+          : carried.error;
+        return (
+          carried.success &&
+          carried.value.checkpoint.completedToolCalls["call_handoff_edit"] !== undefined &&
+          carried.value.changes.trackedPatchBase64 !== ""
+        );
+      },
+      "the run with the edit to be stored with the task",
+      10_000,
+    ).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (stored: ${lastStored})`);
+    });
+    // Killed in the middle of a GitHub write, a worker leaves its slot of Probot's clustered write
+    // limiter taken in Redis for a minute (the throttle's job expiration), and every worker's
+    // comment edits for the installation wait that long. The kill comes once the comment shows the
+    // edit and GitHub has heard nothing for a second, so the test measures the handoff, not that.
+    await waitFor(
+      () =>
+        progressOf(issue).some((comment) => comment.body.includes("edit_file")) &&
+        Date.now() - (github.requests.at(-1)?.at ?? 0) > 1_000,
+      "the progress comment to show the edit, and GitHub to be quiet",
+      10_000,
+    );
+    const holders = workers.filter((worker) => holdsTaskRecord(worker, taskId));
+    expect(holders).toHaveLength(1);
+    const doomed = holders[0]!;
+    const survivor = workers.find((worker) => worker !== doomed)!;
+    const stored = readCarriedRun(JSON.parse((await redis.hget(taskKey, "checkpoint"))!));
+    if (!stored.success) throw new Error(stored.error);
+    expect(Buffer.from(stored.value.changes.trackedPatchBase64, "base64").toString("utf8")).toContain(
+      "+  return a + b;",
+    );
+    expect(stored.value.progressCommentId).toBe(progressOf(issue)[0]!.id);
+    timings["handoffWebhookToKill"] = Date.now() - startedAt;
+
+    killed = doomed;
+    const killedAt = Date.now();
+    doomed.cli.killHard();
+    const death = await doomed.cli.exited;
+    expect(death.signal).toBe("SIGKILL");
+    const deadRequest = model.requests.find((request) => request.stepIndex === DELAYED_STEP)!;
+
+    await waitFor(
+      () => findLogRecords(survivor, "task finished").some((record) => record.taskId === taskId),
+      "the other worker to finish the task",
+      50_000,
+    ).catch(async (error: unknown) => {
+      // Where it stopped: the task's state in Redis and the last calls to the model and GitHub.
+      const { checkpoint: _run, payload: _payload, ...task } = await redis.hgetall(taskKey);
+      const calls = {
+        task,
+        modelSteps: model.requests
+          .filter((request) => request.receivedAt >= killedAt)
+          .map((request) => request.stepIndex),
+        github: github.requests.slice(-5).map((request) => `${request.method} ${request.path}`),
+      };
+      throw new Error(`${error instanceof Error ? error.message : String(error)}: ${JSON.stringify(calls)}`);
+    });
+    timings["killToFinished"] = Date.now() - killedAt;
+
+    // (a) The run resumed: the first request after the kill already holds the edit's result, the
+    // same one the dead worker sent, and got the step after the delayed one.
+    const afterKill = model.requests.filter((request) => request.receivedAt >= killedAt);
+    expect(afterKill.map((request) => request.stepIndex)).toEqual([FINAL_STEP]);
+    const resumedMessages = afterKill[0]!.body!.messages;
+    const deadMessages = deadRequest.body!.messages;
+    const shape = (messages: typeof deadMessages) =>
+      messages.map((message) => `${message.role}:${message.tool_call_id ?? ""}`);
+    expect(shape(resumedMessages).slice(0, deadMessages.length)).toEqual(shape(deadMessages));
+    const editResults = resumedMessages.filter(
+      (message) => message.role === "tool" && message.tool_call_id === "call_handoff_edit",
+    );
+    expect(editResults).toHaveLength(1);
+    const deadEditResult = deadMessages.find((message) => message.tool_call_id === "call_handoff_edit")!;
+    expect(editResults[0]!.content).toEqual(deadEditResult.content);
+    expect(resumedMessages.filter((message) => message.role === "user")).toEqual(
+      deadMessages.filter((message) => message.role === "user"),
+    );
+
+    // (b) Nothing ran twice: the survivor's trace continues the same run and starts no tool call.
+    expect(JSON.stringify(resumedMessages)).not.toContain("EDIT_NO_MATCH");
+    const deadTrace = readTaskTrace(doomed, taskId);
+    const survivorTrace = readTaskTrace(survivor, taskId);
+    const started = (trace: typeof deadTrace) =>
+      trace
+        .filter((line) => line.event_type === "tool-call-start")
+        .map((line) => line.attributes?.["tool_call.name"]);
+    expect(started(deadTrace)).toEqual(["read_file", "edit_file"]);
+    expect(started(survivorTrace)).toEqual([]);
+    expect(survivorTrace[0]).toEqual(
+      expect.objectContaining({ record: "header", run_id: stored.value.runId }),
+    );
+    expect(deadTrace[0]).toEqual(expect.objectContaining({ record: "header", run_id: stored.value.runId }));
+    expect(survivorTrace.filter((line) => line.event_type === "run-resumed")).toHaveLength(1);
+
+    // (c) One pull request for the issue, whose branch has the fix once.
+    expect(findLogRecords(survivor, "task finished")).toContainEqual(
+      expect.objectContaining({ taskId, status: "pull-request-opened" }),
+    );
+    const pulls = [...repository().pulls.values()].filter(
+      (pull) => pull.head === `agentforge/issue-${issue}`,
+    );
+    expect(pulls).toHaveLength(1);
+    const sha = github.branchSha(OWNER, REPO, pulls[0]!.head)!;
+    const pushed = execFileSync("git", ["show", `${sha}:sum.js`], {
+      cwd: repository().bareDir,
+      encoding: "utf8",
+    });
+    expect(pushed).toBe(PROJECT_FILES["sum.js"]!.replace("return a - b;", "return a + b;"));
+    expect(findLogRecords(doomed, "task finished").map((record) => record.taskId)).not.toContain(taskId);
+    expect(await redis.hget(taskKey, "state")).toBe("completed");
+    expect(await redis.hget(taskKey, "attempts")).toBe("2");
+
+    // (d) The dead worker's comment says it was interrupted; a new one carried the run to its end.
+    const progress = progressOf(issue);
+    expect(progress).toHaveLength(2);
+    expect(progress[0]!.id).toBe(stored.value.progressCommentId);
+    expect(progress[0]!.history[0]).toContain("Working on it");
+    expect(progress[0]!.body).toContain("This run was interrupted");
+    expect(progress[1]!.history[0]).toContain("Picking this up again");
+    expect(progress[1]!.body).toContain(`Opened #${pulls[0]!.number}`);
+  }, 80_000);
+
+  it("SIGTERM stops serve and the workers still running cleanly", async () => {
+    // The handoff test killed one worker; when it did not run, all three are still up.
+    const stillRunning = [serve, ...workers].filter((candidate) => candidate !== killed);
+    const outcomes = await Promise.all(stillRunning.map((candidate) => stopWithSigterm(candidate, 15_000)));
     for (const [index, outcome] of outcomes.entries()) {
-      const running = [serve, ...workers][index]!;
+      const running = stillRunning[index]!;
       expect({ name: running.name, code: outcome.code, signal: outcome.signal }).toEqual({
         name: running.name,
         code: 0,

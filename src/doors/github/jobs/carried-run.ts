@@ -34,7 +34,7 @@ export const carriedRunSchema: z.ZodType<CarriedRun> = z.object({
   startedCallIds: z.array(z.string()),
   changes: z.object({
     baseSha: z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/),
-    trackedPatch: z.string(),
+    trackedPatchBase64: z.base64(),
     untracked: z.array(untrackedSchema),
   }),
   branch: z.string().nullable(),

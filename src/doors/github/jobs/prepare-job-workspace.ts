@@ -83,7 +83,7 @@ async function resumableRunId(record: JobWorkspaceRecord, store: CheckpointStore
 export async function prepareJobWorkspace(
   deps: Pick<
     GitHubJobDependencies,
-    "cache" | "getToken" | "signal" | "workspaceStore" | "tracePath" | "runner" | "carriedRun"
+    "cache" | "getToken" | "signal" | "workspaceStore" | "tracePath" | "runner" | "carriedRun" | "log"
   >,
   options: PrepareWorkspaceOptions,
 ): Promise<JobWorkspace> {
@@ -97,11 +97,21 @@ export async function prepareJobWorkspace(
     deps.tracePath !== undefined &&
     carried.branch === (options.branch ?? null)
   ) {
-    return continueCarriedRun(
-      { ...deps, workspaceStore: store, tracePath: deps.tracePath },
-      options,
-      carried,
-    );
+    try {
+      return await continueCarriedRun(
+        { ...deps, workspaceStore: store, tracePath: deps.tracePath },
+        options,
+        carried,
+      );
+    } catch (error) {
+      if (deps.signal.aborted) throw error;
+      // The commit is gone, the changes no longer apply...: the work is redone rather than lost.
+      deps.log?.("the run carried from another worker could not be continued here; starting over", {
+        runId: carried.runId,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      await store.clear();
+    }
   }
   if (previous !== null && previous.branch === (options.branch ?? null)) {
     const runId = await resumableRunId(previous, deps.runner.store);

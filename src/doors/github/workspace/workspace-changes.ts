@@ -12,8 +12,11 @@ import { WorkspaceError } from "./workspace-error.js";
  */
 export interface WorkspaceChanges {
   readonly baseSha: string;
-  /** `git diff --binary <baseSha>` of the working tree; empty when nothing tracked changed. */
-  readonly trackedPatch: string;
+  /**
+   * `git diff --binary <baseSha>` of the working tree, base64: a text file need not be UTF-8, and
+   * the patch must keep its bytes. Empty when nothing tracked changed.
+   */
+  readonly trackedPatchBase64: string;
   readonly untracked: readonly UntrackedFile[];
 }
 
@@ -33,8 +36,20 @@ export async function captureWorkspaceChanges(
     baseDirectory: workspaceRoot,
     ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
   });
-  // No external diff or text conversion: the patch must be exact, and nothing in the repository runs.
-  const trackedPatch = await git.raw(["diff", "--binary", "--no-ext-diff", "--no-textconv", baseSha, "--"]);
+  const trackedPatch = await withScratchFile(async (patchFile) => {
+    // No external diff or text conversion: the patch must be exact, and nothing in the repository
+    // runs. Written to a file, not read from stdout, which would be decoded as UTF-8.
+    await git.raw([
+      "diff",
+      "--binary",
+      "--no-ext-diff",
+      "--no-textconv",
+      `--output=${patchFile}`,
+      baseSha,
+      "--",
+    ]);
+    return readFile(patchFile);
+  });
   const listed = await git.raw(["ls-files", "--others", "--exclude-standard", "-z"]);
   const untracked: UntrackedFile[] = [];
   let total = 0;
@@ -60,7 +75,7 @@ export async function captureWorkspaceChanges(
       executable: (info.mode & 0o100) !== 0,
     });
   }
-  return { baseSha, trackedPatch, untracked };
+  return { baseSha, trackedPatchBase64: trackedPatch.toString("base64"), untracked };
 }
 
 /**
@@ -111,27 +126,44 @@ export async function applyWorkspaceChanges(
       `the workspace is at ${head}, but the changes were captured against ${changes.baseSha}`,
     );
   }
-  if (changes.trackedPatch.trim() !== "") {
-    // The patch file lives outside the workspace, so the agent never sees it.
-    const scratch = await mkdtemp(path.join(tmpdir(), "agentforge-changes-"));
-    try {
-      const patchFile = path.join(scratch, "changes.patch");
-      await writeFile(patchFile, changes.trackedPatch, { mode: 0o600 });
-      // Paths in the patch are checked by git apply itself: none may leave the work tree or touch .git.
-      await git.raw(["apply", "--binary", "--whitespace=nowarn", patchFile]);
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
+  const patch = Buffer.from(changes.trackedPatchBase64, "base64");
+  if (patch.length > 0) {
+    await withScratchFile(async (patchFile) => {
+      await writeFile(patchFile, patch, { mode: 0o600 });
+      // Paths in the patch are checked by git apply itself: none may leave the work tree, pass
+      // through a symbolic link or touch .git.
+      await git.raw(["apply", "--binary", "--whitespace=nowarn", patchFile]).catch((error: unknown) => {
+        throw new WorkspaceError("CHANGES_NOT_CARRIED", "the tracked changes do not apply to the checkout", {
+          cause: error,
+        });
+      });
+    });
   }
   for (const file of changes.untracked) {
     const target = await safeTarget(workspaceRoot, file.path);
-    await mkdir(path.dirname(target), { recursive: true });
-    if (file.kind === "symlink") await symlink(file.target, target);
-    // "wx": never through a file or link that is already there.
-    else
-      await writeFile(target, Buffer.from(file.base64, "base64"), {
-        mode: file.executable ? 0o755 : 0o644,
-        flag: "wx",
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+      if (file.kind === "symlink") await symlink(file.target, target);
+      // "wx": never through a file or link that is already there.
+      else
+        await writeFile(target, Buffer.from(file.base64, "base64"), {
+          mode: file.executable ? 0o755 : 0o644,
+          flag: "wx",
+        });
+    } catch (error) {
+      throw new WorkspaceError("CHANGES_NOT_CARRIED", `could not restore ${JSON.stringify(file.path)}`, {
+        cause: error,
       });
+    }
+  }
+}
+
+/** A file in a private folder outside the workspace (the agent never sees it), removed after use. */
+async function withScratchFile<T>(use: (file: string) => Promise<T>): Promise<T> {
+  const scratch = await mkdtemp(path.join(tmpdir(), "agentforge-changes-"));
+  try {
+    return await use(path.join(scratch, "changes.patch"));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 }

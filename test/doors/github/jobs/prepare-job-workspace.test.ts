@@ -11,6 +11,7 @@ import {
   readTraceRunId,
 } from "../../../../src/doors/github/jobs/prepare-job-workspace.js";
 import { openTaskRecordStore } from "../../../../src/doors/github/jobs/task-record-store.js";
+import type { CarriedRun } from "../../../../src/doors/github/jobs/carried-run.js";
 import type { RepositoryCache } from "../../../../src/doors/github/workspace/create-repository-cache.js";
 
 describe("prepareJobWorkspace", () => {
@@ -103,6 +104,34 @@ describe("prepareJobWorkspace", () => {
     await workspace.cleanup();
     expect(existsSync(root)).toBe(false);
     expect(await record.workspaceStore.load()).toBeNull();
+  });
+
+  it("starts over in a fresh checkout when a run carried from another worker cannot be rebuilt here", async () => {
+    const { value, record, cache } = await deps(null);
+    const notes: string[] = [];
+    // The fake cache makes plain folders, not git checkouts: applying the changes must fail.
+    const carriedRun: CarriedRun = {
+      version: 1,
+      runId: "run-far",
+      checkpoint: { runId: "run-far" } as RunCheckpoint,
+      startedCallIds: [],
+      changes: { baseSha: "c".repeat(40), trackedPatchBase64: "", untracked: [] },
+      branch: "agentforge/issue-1",
+      remoteBranchSha: null,
+      progressCommentId: null,
+      capturedAt: new Date().toISOString(),
+    };
+    const workspace = await prepareJobWorkspace(
+      { ...value, carriedRun, log: (message) => notes.push(message) },
+      { cloneUrl: "https://example.com/o/r.git", ref: "main", branch: "agentforge/issue-1" },
+    );
+    expect(workspace.resumeRunId).toBeNull();
+    // One checkout for the attempt (removed again), one fresh.
+    expect(cache.checkouts).toBe(2);
+    expect(existsSync(path.join(dir, "fresh-1"))).toBe(false);
+    expect(workspace.workspaceRoot).toBe(path.join(dir, "fresh-2"));
+    expect(notes).toEqual(["the run carried from another worker could not be continued here; starting over"]);
+    expect((await record.workspaceStore.load())?.workspaceRoot).toBe(workspace.workspaceRoot);
   });
 
   it("starts over in a fresh checkout when the run never saved a checkpoint", async () => {
