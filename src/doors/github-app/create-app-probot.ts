@@ -10,6 +10,11 @@ export interface AppProbotSettings {
   readonly baseUrl?: string;
   /** Probot's own REDIS_URL support: the throttle plugin's Bottleneck runs clustered on it. */
   readonly redisUrl?: string;
+  /**
+   * Names the shared rate limiter's groups in Redis (`b_octokit-write-<id>`...), so deployments
+   * sharing one Redis (AGENTFORGE_QUEUE_PREFIX) do not queue behind each other's GitHub calls.
+   */
+  readonly throttleId?: string;
   /** The App's log (redacting); without it Probot builds its own from logLevel and logFormat. */
   readonly log?: Logger;
 }
@@ -41,9 +46,11 @@ export function createAppProbot(
   const throttleConnections = new Set<unknown>();
   const Observed = Octokit.defaults((options: Record<string, unknown>) => {
     const throttle = options["throttle"];
-    if (typeof throttle === "object" && throttle !== null && "connection" in throttle)
-      throttleConnections.add(throttle.connection);
-    return options;
+    if (typeof throttle !== "object" || throttle === null) return options;
+    if ("connection" in throttle) throttleConnections.add(throttle.connection);
+    return settings.throttleId === undefined
+      ? options
+      : { ...options, throttle: { ...throttle, id: settings.throttleId } };
   });
   const probot = new Probot({
     appId: settings.appId,

@@ -199,6 +199,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     logFormat: settings.logFormat,
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
     ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
+    throttleId: settings.redisPrefix,
   });
   const probot = app.probot;
   await probot.ready();

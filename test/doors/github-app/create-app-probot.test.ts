@@ -22,7 +22,8 @@ const NoRetryOctokit = ProbotOctokit.defaults((options: Record<string, unknown>)
 
 describe("createAppProbot", () => {
   it("gives Probot's throttle a Bottleneck connection on REDIS_URL, used for requests, and closes it", async () => {
-    const app = createAppProbot({ ...settings, redisUrl: REDIS_URL }, NoRetryOctokit);
+    const throttleId = `agentforge-test-${process.pid}-${Date.now()}`;
+    const app = createAppProbot({ ...settings, redisUrl: REDIS_URL, throttleId }, NoRetryOctokit);
     const redis = new Redis(REDIS_URL);
     nock.disableNetConnect();
     nock.enableNetConnect(/127\.0\.0\.1|localhost/);
@@ -37,8 +38,9 @@ describe("createAppProbot", () => {
       const response = await appOctokit.request("GET /app");
       expect(response.data).toEqual({ slug: "agentforge" });
       expect(scope.pendingMocks()).toStrictEqual([]);
-      // The clustered limiter keeps its state in Redis, where every instance reads it.
-      const keys = await redis.keys("b_octokit-*");
+      // The clustered limiter keeps its state in Redis, where every instance reads it, under this
+      // deployment's id so another deployment on the same Redis has its own groups.
+      const keys = await redis.keys(`b_octokit-*-${throttleId}*`);
       expect(keys.length).toBeGreaterThan(0);
     } finally {
       nock.cleanAll();
