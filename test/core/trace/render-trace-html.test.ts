@@ -31,7 +31,7 @@ let html = "";
 
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "agentforge-report-"));
-  writeReportTrace(join(directory, "run.jsonl"));
+  await writeReportTrace(join(directory, "run.jsonl"));
   const parsed = await readTraceFile(join(directory, "run.jsonl"));
   if (!parsed.success) throw new Error(parsed.error);
   trace = parsed.value;

@@ -56,6 +56,29 @@ describe("the agentforge command line", () => {
     expect(checks.find((check) => check.name === "model")?.fix).toContain("OPENAI_API_KEY");
   });
 
+  it("doctor reports how setup commands reach the network", async () => {
+    const shared = fakeIo({ AGENTFORGE_SETUP_NETWORK: "host", AGENTFORGE_DATA_DIR: join(dir, "data") });
+    await main(["doctor", "--json"], shared);
+    const sharedChecks = JSON.parse(shared.out()).checks as {
+      name: string;
+      status: string;
+      detail: string;
+    }[];
+    expect(sharedChecks.find((check) => check.name === "setup network")).toMatchObject({ status: "warning" });
+    // .ci/run installs slirp4netns, iproute2 and util-linux: the default is the isolated network.
+    const isolated = fakeIo({ AGENTFORGE_DATA_DIR: join(dir, "data") });
+    await main(["doctor", "--json"], isolated);
+    const isolatedChecks = JSON.parse(isolated.out()).checks as {
+      name: string;
+      status: string;
+      detail: string;
+    }[];
+    expect(isolatedChecks.find((check) => check.name === "setup network")).toMatchObject({
+      status: "ok",
+      detail: expect.stringContaining("isolated") as unknown as string,
+    });
+  });
+
   it("replays a trace as a story and writes the HTML report without calling anything", async () => {
     const trace = join(dir, "t.jsonl");
     const writer = createTraceWriter({
@@ -71,7 +94,7 @@ describe("the agentforge command line", () => {
       },
     });
     writer.onEvent({ type: "run-finished", turn: 1, exitReason: "final_answer", finalAnswer: "hi" });
-    writer.close({
+    await writer.close({
       exit_reason: "final_answer",
       turns: 1,
       usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
