@@ -3,9 +3,10 @@
 FROM node:24-bookworm-slim
 
 # git for checkouts and pushes; bubblewrap for the command sandbox (no network, read-only system,
-# only the checkout writable); ca-certificates for HTTPS to GitHub and the model endpoint.
+# only the checkout writable); slirp4netns, iproute2 and util-linux (nsenter) for the setup phase's
+# own network; ca-certificates for HTTPS to GitHub and the model endpoint.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git bubblewrap ca-certificates \
+ && apt-get install -y --no-install-recommends git bubblewrap slirp4netns iproute2 util-linux ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -5,7 +5,8 @@ import { loadOperatorConfig } from "../config/load-operator-config.js";
 import { readModelEnvironment } from "../model/read-model-environment.js";
 import { ensurePrivateDir, resolveDataDir } from "../persistence/resolve-data-dir.js";
 import { detectSandbox } from "../sandbox/detect-sandbox.js";
-import { readSandboxMode } from "../sandbox/sandbox-mode.js";
+import { readSandboxMode, readSetupNetworkMode } from "../sandbox/sandbox-mode.js";
+import { findSetupNetworkTools, setupNetworkSearchPath } from "../sandbox/start-setup-network.js";
 
 export interface DoctorCheck {
   readonly name: string;
@@ -19,13 +20,14 @@ const execFileAsync = promisify(execFile);
 
 /** What `agentforge doctor` checks: git, sandbox, model settings, operator config, data dir, Node. */
 export async function runDoctorChecks(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck[]> {
-  const [git, sandbox, config, dataDir] = await Promise.all([
+  const [git, sandbox, setupNetwork, config, dataDir] = await Promise.all([
     checkGit(),
     checkSandbox(env),
+    checkSetupNetwork(env),
     checkConfig(env),
     checkDataDir(env),
   ]);
-  return [checkNode(), git, sandbox, checkModel(env), config, dataDir];
+  return [checkNode(), git, sandbox, setupNetwork, checkModel(env), config, dataDir];
 }
 
 function checkNode(): DoctorCheck {
@@ -140,4 +142,37 @@ async function checkDataDir(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
       fix: "Set AGENTFORGE_DATA_DIR to a writable folder.",
     };
   }
+}
+
+/** The setup phase's network: its own, unless the operator chose the host's. */
+async function checkSetupNetwork(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
+  const mode = readSetupNetworkMode(env);
+  if (!mode.success)
+    return {
+      name: "setup network",
+      status: "problem",
+      detail: mode.error,
+      fix: "Set AGENTFORGE_SETUP_NETWORK to isolated or host.",
+    };
+  if (mode.value === "host")
+    return {
+      name: "setup network",
+      status: "warning",
+      detail:
+        "AGENTFORGE_SETUP_NETWORK=host: setup commands share the host's network, loopback services included",
+      fix: "Unset AGENTFORGE_SETUP_NETWORK and install slirp4netns, iproute2 and util-linux.",
+    };
+  const tools = await findSetupNetworkTools(setupNetworkSearchPath(env));
+  if (!tools.success)
+    return {
+      name: "setup network",
+      status: "warning",
+      detail: `missing ${tools.missing.join(", ")}: setup commands that need the network will be refused`,
+      fix: "apt-get install -y slirp4netns iproute2 util-linux (or set AGENTFORGE_SETUP_NETWORK=host).",
+    };
+  return {
+    name: "setup network",
+    status: "ok",
+    detail: "isolated: slirp4netns, without the host's loopback, addresses or link-local metadata",
+  };
 }

@@ -1,6 +1,9 @@
+import path from "node:path";
 import type { GitProtection } from "./git-protected-paths.js";
 import type { SandboxMounts } from "./plan-sandbox-mounts.js";
 import { SANDBOX_HOME } from "./sandbox-environment.js";
+
+export type SandboxNetwork = "none" | "isolated" | "host";
 
 /** The unprivileged user inside the sandbox (`nobody`). */
 export const SANDBOX_UID = 65534;
@@ -9,13 +12,32 @@ export interface BwrapInvocation {
   readonly mounts: SandboxMounts;
   readonly workspaceRoot: string;
   readonly cwd: string;
-  /** Size of the in-memory private /tmp and HOME, each. */
+  /** Size of the in-memory private /tmp, HOME and /dev/shm, each. */
   readonly tmpBytes: number;
   readonly git: GitProtection;
-  readonly network: boolean;
+  /**
+   * "none": an empty network namespace. "isolated": the same, to be given a user-mode network
+   * before the command starts (start-setup-network.ts), with `resolvConf` shown as the resolver.
+   * "host": the host's network namespace, only when the operator chose it for the setup phase.
+   */
+  readonly network: SandboxNetwork;
+  /** The resolver file an isolated network needs, and where the system looks for it. */
+  readonly resolvConf?: { readonly source: string; readonly destination: string };
   readonly environment: Readonly<Record<string, string>>;
   /** The program and arguments to run inside. */
   readonly command: readonly string[];
+  /**
+   * bwrap writes the host pid of the sandbox's first process to `infoFd`; with `blockFd` that process
+   * also waits for one byte there before it forks or runs anything (see spawnCollected's StartGate).
+   */
+  readonly gateFds?: { readonly infoFd: number; readonly blockFd?: number };
+  /** The command is pid 1 itself instead of a child of bwrap's own init. */
+  readonly asPidOne?: boolean;
+  /**
+   * A file written from `fd` to `path` with mode 0111. A program started from a file its user cannot
+   * read is not dumpable, so other processes of the same user can neither ptrace it nor read its memory.
+   */
+  readonly executeOnlyFile?: { readonly fd: number; readonly path: string };
 }
 
 /**
@@ -28,7 +50,7 @@ export function buildBwrapArguments(invocation: BwrapInvocation): string[] {
     "--unshare-user",
     // No nested user namespaces: they would give the command a full capability set to probe the kernel with.
     "--disable-userns",
-    ...(invocation.network ? ["--share-net"] : []),
+    ...(invocation.network === "host" ? ["--share-net"] : []),
     "--uid",
     String(SANDBOX_UID),
     "--gid",
@@ -39,12 +61,18 @@ export function buildBwrapArguments(invocation: BwrapInvocation): string[] {
     "--new-session",
     "--cap-drop",
     "ALL",
+    ...(invocation.asPidOne ? ["--as-pid-1"] : []),
+    ...(invocation.gateFds ? ["--info-fd", String(invocation.gateFds.infoFd)] : []),
+    ...(invocation.gateFds?.blockFd !== undefined ? ["--block-fd", String(invocation.gateFds.blockFd)] : []),
     "--ro-bind",
     "/usr",
     "/usr",
     "--ro-bind",
     "/etc",
     "/etc",
+    ...(invocation.network === "isolated" && invocation.resolvConf
+      ? ["--ro-bind", invocation.resolvConf.source, invocation.resolvConf.destination]
+      : []),
   ];
   for (const entry of invocation.mounts.system) {
     if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
@@ -63,12 +91,27 @@ export function buildBwrapArguments(invocation: BwrapInvocation): string[] {
     "--size",
     String(invocation.tmpBytes),
     "--tmpfs",
+    "/dev/shm",
+    "--size",
+    String(invocation.tmpBytes),
+    "--tmpfs",
     "/tmp",
     "--dir",
     "/var",
     "--symlink",
     "../tmp",
     "/var/tmp",
+    ...(invocation.executeOnlyFile
+      ? [
+          "--dir",
+          path.posix.dirname(invocation.executeOnlyFile.path),
+          "--perms",
+          "0111",
+          "--file",
+          String(invocation.executeOnlyFile.fd),
+          invocation.executeOnlyFile.path,
+        ]
+      : []),
     "--perms",
     "0700",
     "--size",
@@ -84,7 +127,9 @@ export function buildBwrapArguments(invocation: BwrapInvocation): string[] {
     args.push("--bind", directory, directory);
   for (const target of [...invocation.git.readOnlyPaths].sort(byDepth))
     args.push("--ro-bind", target, target);
-  args.push("--chdir", invocation.cwd, "--clearenv");
+  // bwrap builds the root and /dev as tmpfs folders that the sandbox user owns. Read-only, they leave
+  // only the scratch folders and the workspace writable: nothing left elsewhere reaches a later command.
+  args.push("--remount-ro", "/dev", "--remount-ro", "/", "--chdir", invocation.cwd, "--clearenv");
   for (const [name, value] of Object.entries(invocation.environment)) args.push("--setenv", name, value);
   args.push("--", ...invocation.command);
   return args;

@@ -82,14 +82,14 @@ async function probe(options: DetectSandboxOptions): Promise<SandboxDetection> {
       mounts: await planSandboxMounts({ hostEnv: env, basePath: DEFAULT_SANDBOX_PATH }),
       workspaceRoot: workspace,
       cwd: workspace,
-      network: false,
+      network: "none",
       limits: DEFAULT_SANDBOX_LIMITS,
       timeoutMs: 10_000,
       hostEnv: {},
       allowedNames: [],
       extraEnv: {},
       maxOutputBytes: 4096,
-      pidsCgroupParent: undefined,
+      pidsCgroups: undefined,
     });
     if (outcome.exitCode === 0) return { available: true, kind: "bwrap", version, bwrapPath, processLimit };
     const detail =

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { access, constants, mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -8,13 +9,27 @@ import path from "node:path";
  * whatever the user is, so it is used when the harness runs as root and a hierarchy is writable.
  */
 export interface PidsCgroup {
+  readonly directory: string;
   /** Write a pid here to move it into the cgroup; its children inherit the membership. */
   readonly procsFile: string;
-  dispose(): Promise<void>;
+  /** The `pids.max` last written. */
+  readonly maxProcesses: number;
+  /** Rewrites `pids.max`; synchronous because it is one small write to a kernel file. */
+  setLimit(maxProcesses: number): void;
+  /** Moves a running process in. Only processes it forks afterwards are counted, so move it before it forks. */
+  admit(pid: number): void;
+  /** Tasks still in the cgroup (zombies not yet reaped included). */
+  countTasks(): number;
+  /** SIGKILLs every task still in the cgroup, including ones that left the command's process group. */
+  killTasks(): void;
+  /** Removes the directory; fails with EBUSY while tasks remain. */
+  remove(): Promise<void>;
 }
 
 const V1_ROOT = "/sys/fs/cgroup/pids";
 const V2_ROOT = "/sys/fs/cgroup";
+/** Cgroups this harness makes are named `agentforge-<pid of the harness>-<random>`. */
+export const PIDS_CGROUP_NAME = /^agentforge-(\d+)-[0-9a-f]+$/;
 
 async function isWritable(target: string): Promise<boolean> {
   try {
@@ -37,7 +52,7 @@ async function hasV2PidsController(): Promise<boolean> {
   }
 }
 
-/** Where per-run cgroups can be made, or undefined when none can (then only rlimits apply). */
+/** Where per-command cgroups can be made, or undefined when none can (then only rlimits apply). */
 export async function findPidsCgroupParent(): Promise<string | undefined> {
   if (process.getuid?.() !== 0) return undefined;
   if ((await isWritable(path.join(V1_ROOT, "cgroup.procs"))) && (await isWritable(V1_ROOT))) return V1_ROOT;
@@ -45,7 +60,16 @@ export async function findPidsCgroupParent(): Promise<string | undefined> {
   return undefined;
 }
 
-/** Creates a cgroup that allows at most `maxProcesses` tasks; remove it with dispose() after the run. */
+function killPid(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch (error) {
+    // ESRCH: it exited between the read and the kill, which is the goal.
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
+/** Creates a cgroup that allows at most `maxProcesses` tasks. */
 export async function createPidsCgroup(parent: string, maxProcesses: number): Promise<PidsCgroup> {
   const directory = path.join(parent, `agentforge-${process.pid}-${randomBytes(6).toString("hex")}`);
   await mkdir(directory);
@@ -55,22 +79,39 @@ export async function createPidsCgroup(parent: string, maxProcesses: number): Pr
     await rmdir(directory);
     throw error;
   }
+  const procsFile = path.join(directory, "cgroup.procs");
+  let limit = maxProcesses;
+  const readPids = (): number[] =>
+    readFileSync(procsFile, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map(Number);
   return {
-    procsFile: path.join(directory, "cgroup.procs"),
-    async dispose(): Promise<void> {
-      // The last task can take a moment to be reaped after SIGKILL; rmdir fails with EBUSY until then.
-      for (let attempt = 0; attempt < 400; attempt += 1) {
-        try {
-          await rmdir(directory);
-          return;
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === "ENOENT") return;
-          if (code !== "EBUSY") throw error;
-          await new Promise((resolve) => setTimeout(resolve, attempt < 50 ? 1 : 10));
-        }
+    directory,
+    procsFile,
+    get maxProcesses(): number {
+      return limit;
+    },
+    setLimit(next: number): void {
+      writeFileSync(path.join(directory, "pids.max"), String(next));
+      limit = next;
+    },
+    admit(pid: number): void {
+      writeFileSync(procsFile, String(pid));
+    },
+    countTasks(): number {
+      return Number(readFileSync(path.join(directory, "pids.current"), "utf8").trim());
+    },
+    killTasks(): void {
+      // A forking task can add a pid between the read and the kills; a few passes catch up with it.
+      for (let pass = 0; pass < 10; pass += 1) {
+        const pids = readPids();
+        if (pids.length === 0) return;
+        for (const pid of pids) killPid(pid);
       }
-      throw new Error(`Could not remove the cgroup ${directory}: it still has tasks.`);
+    },
+    remove(): Promise<void> {
+      return rmdir(directory);
     },
   };
 }

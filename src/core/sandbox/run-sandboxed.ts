@@ -2,14 +2,17 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { CommandOutcome } from "../tools/tool.js";
-import { buildBwrapArguments } from "./build-bwrap-arguments.js";
+import { buildBwrapArguments, type SandboxNetwork } from "./build-bwrap-arguments.js";
+import { startSetupNetwork, type SetupNetwork, type SetupNetworkTools } from "./start-setup-network.js";
 import type { SandboxKind } from "./detect-sandbox.js";
-import { findGitProtection } from "./git-protected-paths.js";
-import { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
+import { findGitProtection, type GitProtection } from "./git-protected-paths.js";
+import { parseBwrapChildPid } from "./parse-bwrap-child-pid.js";
+import type { PidsCgroupLease, PidsCgroupPool } from "./pids-cgroup-pool.js";
 import type { SandboxMounts } from "./plan-sandbox-mounts.js";
 import { buildSandboxEnvironment } from "./sandbox-environment.js";
 import { withLimits, type SandboxLimits } from "./sandbox-limits.js";
-import { spawnCollected } from "./spawn-collected.js";
+import { SandboxError } from "./sandbox-error.js";
+import { spawnCollected, type StartGate } from "./spawn-collected.js";
 
 export interface RunSandboxedOptions {
   readonly kind: SandboxKind;
@@ -18,7 +21,9 @@ export interface RunSandboxedOptions {
   /** Real paths: the workspace root and the folder the command starts in. */
   readonly workspaceRoot: string;
   readonly cwd: string;
-  readonly network: boolean;
+  readonly network: SandboxNetwork;
+  /** Needed when `network` is "isolated". */
+  readonly setupNetwork?: SetupNetworkPlan;
   readonly limits: SandboxLimits;
   readonly timeoutMs: number;
   readonly hostEnv: NodeJS.ProcessEnv;
@@ -26,18 +31,32 @@ export interface RunSandboxedOptions {
   readonly extraEnv: Readonly<Record<string, string>>;
   readonly maxOutputBytes: number;
   /** Set when the harness runs as root: RLIMIT_NPROC does not bind host root, a pids cgroup does. */
-  readonly pidsCgroupParent: string | undefined;
+  readonly pidsCgroups: PidsCgroupPool | undefined;
+  /** Looked up here when the caller has not just done it. */
+  readonly git?: GitProtection;
   readonly signal?: AbortSignal;
 }
+
+/** What an isolated setup network needs: the helper programs and the resolver file to show. */
+export interface SetupNetworkPlan {
+  readonly tools: SetupNetworkTools;
+  readonly resolvConf: { readonly source: string; readonly destination: string };
+}
+
+/** The fds bwrap reports on and waits on; spawnCollected's StartGate opens them as pipes. */
+const GATE_FDS = { infoFd: 3, blockFd: 4 } as const;
 
 /** Runs one command; /tmp and HOME are private to it and gone afterwards. */
 export async function runSandboxed(command: string, options: RunSandboxedOptions): Promise<CommandOutcome> {
   const cleanups: Array<() => Promise<void>> = [];
+  let lease: PidsCgroupLease | undefined;
+  let network: SetupNetwork | undefined;
   try {
     const inner = ["bash", "--noprofile", "--norc", "-c", withLimits(command, options.limits)];
     let file: string;
     let args: string[];
     let environment: Record<string, string>;
+    let gate: StartGate | undefined;
     if (options.kind === "bwrap") {
       environment = buildSandboxEnvironment({
         hostEnv: options.hostEnv,
@@ -45,7 +64,41 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
         allowedNames: options.allowedNames,
         extra: options.extraEnv,
       });
-      const git = await findGitProtection(options.workspaceRoot);
+      const [found, acquired] = await Promise.allSettled([
+        options.git ?? findGitProtection(options.workspaceRoot),
+        options.pidsCgroups?.acquire(options.limits.maxProcesses),
+      ]);
+      if (acquired.status === "fulfilled") lease = acquired.value;
+      if (found.status === "rejected") throw found.reason;
+      if (acquired.status === "rejected") throw acquired.reason;
+      const git = found.value;
+      const admitted = lease;
+      const steps: Array<(sandboxPid: number) => void | Promise<void>> = [];
+      if (admitted !== undefined) steps.push((sandboxPid) => admitted.admit(sandboxPid));
+      const plan = options.setupNetwork;
+      if (options.network === "isolated") {
+        if (plan === undefined)
+          throw new SandboxError(
+            "SANDBOX_BAD_OPTIONS",
+            "An isolated network was asked for without its helper programs.",
+            "Pass the setup network plan (createSandboxRunner does).",
+          );
+        // Before the command runs: it must never see the network half made.
+        steps.push(async (sandboxPid) => {
+          try {
+            network = await startSetupNetwork(sandboxPid, plan.tools);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === "ESRCH") throw error;
+            throw new SandboxError(
+              "SANDBOX_UNAVAILABLE",
+              error instanceof Error ? error.message : String(error),
+              "Check that slirp4netns, nsenter and ip work on this machine (agentforge doctor), or set AGENTFORGE_SETUP_NETWORK=host to share the host's network.",
+              { cause: error },
+            );
+          }
+        });
+      }
+      if (steps.length > 0) gate = gateSandboxStart(steps);
       file = options.bwrapPath;
       args = buildBwrapArguments({
         mounts: options.mounts,
@@ -54,8 +107,10 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
         tmpBytes: options.limits.maxTmpBytes,
         git,
         network: options.network,
+        ...(options.network === "isolated" && plan ? { resolvConf: plan.resolvConf } : {}),
         environment,
         command: inner,
+        ...(gate ? { gateFds: GATE_FDS } : {}),
       });
     } else {
       // Without namespaces the private /tmp and HOME are host folders, removed after the run.
@@ -74,16 +129,12 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
         tmp,
       });
       [file, ...args] = inner as [string, ...string[]];
-    }
-    if (options.pidsCgroupParent !== undefined) {
-      const cgroup: PidsCgroup = await createPidsCgroup(
-        options.pidsCgroupParent,
-        options.limits.maxProcesses,
-      );
-      cleanups.push(() => cgroup.dispose());
-      // Join the cgroup before exec so not a single fork happens outside it.
-      args = ["-c", 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, file, ...args];
-      file = "/bin/sh";
+      lease = await options.pidsCgroups?.acquire(options.limits.maxProcesses);
+      if (lease !== undefined) {
+        // No bwrap to hold the start here: the shell joins the cgroup itself before exec, so no fork escapes.
+        args = ["-c", 'echo $$ > "$0" && exec "$@"', lease.cgroup.procsFile, file, ...args];
+        file = "/bin/sh";
+      }
     }
     // bwrap's own environment is visible inside as /proc/1/environ, so it gets the clean one too.
     return await spawnCollected(file, args, {
@@ -93,8 +144,43 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
       maxOutputBytes: options.maxOutputBytes,
       killAfterOutputBytes: options.limits.killAfterOutputBytes,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(gate ? { gate } : {}),
     });
   } finally {
+    network?.stop();
+    lease?.release();
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
+}
+
+/**
+ * bwrap's first process inside the namespaces waits on the block fd before it forks the command,
+ * so moving it into the cgroup then puts every process of the command under the limit. The outer
+ * bwrap stays outside: it only waits for the sandbox and forks nothing. Other work that must be
+ * done before the command starts (network set-up) can be added as further steps.
+ */
+function gateSandboxStart(steps: ReadonlyArray<(sandboxPid: number) => void | Promise<void>>): StartGate {
+  return {
+    async admit(report: string): Promise<boolean> {
+      // An empty report means bwrap failed before it made the sandbox: nothing waits, nothing to admit.
+      if (report.trim() === "") return false;
+      const childPid = parseBwrapChildPid(report);
+      if (!childPid.success)
+        throw new SandboxError(
+          "SANDBOX_UNAVAILABLE",
+          `The sandbox could not be prepared before its command: ${childPid.error}`,
+          "Use a bubblewrap version that supports --info-fd and --block-fd (0.1.8 or later).",
+        );
+      for (const step of steps) {
+        try {
+          await step(childPid.value);
+        } catch (error) {
+          // ESRCH: bwrap's setup failed and the process is gone; its own error reaches the outcome.
+          if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+          throw error;
+        }
+      }
+      return true;
+    },
+  };
 }

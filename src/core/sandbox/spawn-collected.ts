@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { spawn, type StdioOptions } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import type { CommandOutcome } from "../tools/tool.js";
 import { OutputCollector } from "./output-collector.js";
 
@@ -11,7 +12,22 @@ export interface SpawnCollectedOptions {
   readonly maxOutputBytes: number;
   /** Past this many bytes of output the command is killed: it is flooding, not working. */
   readonly killAfterOutputBytes: number;
+  readonly gate?: StartGate;
 }
+
+/**
+ * A program that reports on fd 3 and then waits for one byte on fd 4 before it runs anything of
+ * the command (bwrap's `--info-fd 3 --block-fd 4`). `admit` gets the report once fd 3 is closed and
+ * may act on the waiting process (move it into a cgroup, give it a network); the byte is sent only
+ * if it returns (or resolves to) true.
+ * If it throws, the process group is killed and the call fails with that error.
+ */
+export interface StartGate {
+  admit(report: string): boolean | Promise<boolean>;
+}
+
+/** Errors of the gate pipes that only mean the program is already gone. */
+const GONE_CODES = new Set(["EPIPE", "ECONNRESET"]);
 
 /** How long to wait for pipes to close after the process group is gone. */
 const DRAIN_GRACE_MS = 500;
@@ -41,14 +57,20 @@ export function spawnCollected(
   const stderr = new OutputCollector(Math.ceil(options.maxOutputBytes / 2));
   let timedOut = false;
   let flooded = false;
+  let gateError: unknown;
 
   return new Promise<CommandOutcome>((resolve, reject) => {
+    const stdio: StdioOptions = options.gate
+      ? ["ignore", "pipe", "pipe", "pipe", "pipe"]
+      : ["ignore", "pipe", "pipe"];
     const child = spawn(file, [...args], {
       cwd: options.cwd,
       env: { ...options.env },
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio,
     });
+    const { stdout: out, stderr: err } = child;
+    if (out === null || err === null) throw new Error("spawn did not create the output pipes.");
     let exit: { code: number | null; signal: string | null } | undefined;
     let settled = false;
 
@@ -58,6 +80,12 @@ export function spawnCollected(
       clearTimeout(timer);
       clearTimeout(drainTimer);
       options.signal?.removeEventListener("abort", onAbort);
+      if (gateError !== undefined) {
+        reject(
+          gateError instanceof Error ? gateError : new Error("The start gate failed.", { cause: gateError }),
+        );
+        return;
+      }
       resolve({
         exitCode: exit.code,
         signal: exit.signal,
@@ -83,8 +111,15 @@ export function spawnCollected(
     }, options.timeoutMs);
     let drainTimer: NodeJS.Timeout | undefined;
 
-    child.stdout.on("data", onData(stdout));
-    child.stderr.on("data", onData(stderr));
+    out.on("data", onData(stdout));
+    err.on("data", onData(stderr));
+    if (options.gate) {
+      const failGate = (error: unknown): void => {
+        gateError ??= error;
+        killGroup(child.pid);
+      };
+      holdUntilAdmitted(child.stdio[3] as Readable, child.stdio[4] as Writable, options.gate, failGate);
+    }
     child.on("error", (error) => {
       if (settled) return;
       settled = true;
@@ -97,8 +132,7 @@ export function spawnCollected(
       killGroup(child.pid);
       // A process that left the group may still hold the pipes; do not wait for it forever.
       drainTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        for (const stream of child.stdio) stream?.destroy();
         finish();
       }, DRAIN_GRACE_MS);
     });
@@ -106,4 +140,35 @@ export function spawnCollected(
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+function holdUntilAdmitted(
+  report: Readable,
+  release: Writable,
+  gate: StartGate,
+  fail: (error: unknown) => void,
+): void {
+  const onPipeError = (error: NodeJS.ErrnoException): void => {
+    if (!GONE_CODES.has(error.code ?? "")) fail(error);
+  };
+  report.on("error", onPipeError);
+  release.on("error", onPipeError);
+  let text = "";
+  report.setEncoding("utf8");
+  report.on("data", (chunk: string) => {
+    text += chunk;
+  });
+  const admitThenRelease = async (): Promise<void> => {
+    let admitted: boolean;
+    try {
+      admitted = await gate.admit(text);
+    } catch (error) {
+      release.destroy();
+      fail(error);
+      return;
+    }
+    if (admitted) release.end(Buffer.from([1]));
+    else release.destroy();
+  };
+  report.on("end", () => void admitThenRelease());
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { createSandboxRunner } from "../../../src/core/sandbox/create-sandbox-runner.js";
+import { createSandboxRunner, type SandboxRunner } from "../../../src/core/sandbox/create-sandbox-runner.js";
 import { describeWithBwrap, detection, makeTempDirectory, removeDirectory } from "./sandbox-test-helpers.js";
 
 function countHostProcesses(): number {
@@ -8,12 +8,21 @@ function countHostProcesses(): number {
     .length;
 }
 
-describeWithBwrap("the process limit of the sandbox", () => {
+const BURST = "for i in $(seq 1 60); do (echo started; exec sleep 5) & done 2>/dev/null; wait";
+const countStarted = (stdout: string): number =>
+  stdout.split("\n").filter((line) => line === "started").length;
+
+describeWithBwrap.each([
+  { reuseSandbox: true, label: "warm sandbox" },
+  { reuseSandbox: false, label: "fresh sandbox per command" },
+])("the process limit of the sandbox ($label)", ({ reuseSandbox }) => {
   let workspace: string;
+  let runner: SandboxRunner | undefined;
   beforeEach(async () => {
     workspace = await makeTempDirectory("agentforge-nproc-");
   });
   afterEach(async () => {
+    runner?.close();
     await removeDirectory(workspace);
   });
 
@@ -30,17 +39,15 @@ describeWithBwrap("the process limit of the sandbox", () => {
   const itWithLimit = limitApplies ? it : it.skip;
 
   itWithLimit("contains a harmless burst, then a fork bomb, and keeps working", async () => {
-    const runner = createSandboxRunner({
+    runner = createSandboxRunner({
       mode: "bwrap",
       workspaceRoot: workspace,
       limits: { maxProcesses: 24 },
+      reuseSandbox,
     });
     // First prove with a harmless count that the limit binds; only then is the bomb safe to run.
-    const burst = await runner.run(
-      "for i in $(seq 1 60); do (echo started; exec sleep 5) & done 2>/dev/null; wait",
-      { cwd: workspace, timeoutMs: 3000 },
-    );
-    const started = burst.stdout.split("\n").filter((line) => line === "started").length;
+    const burst = await runner.run(BURST, { cwd: workspace, timeoutMs: 3000 });
+    const started = countStarted(burst.stdout);
     expect(started).toBeGreaterThan(0);
     expect(started).toBeLessThanOrEqual(24);
     if (started > 24) return;
@@ -49,7 +56,28 @@ describeWithBwrap("the process limit of the sandbox", () => {
     const bomb = await runner.run(":(){ :|:& };:", { cwd: workspace, timeoutMs: 2000 });
     expect(bomb.exitCode === 0 || bomb.timedOut).toBe(true);
     expect(countHostProcesses()).toBeLessThan(before + 10);
+    // The same limit again right after the bomb: its processes are gone and no longer counted.
+    const again = await runner.run(BURST, { cwd: workspace, timeoutMs: 3000 });
+    expect(countStarted(again.stdout)).toBeGreaterThan(started / 2);
+    expect(countStarted(again.stdout)).toBeLessThanOrEqual(24);
     const after = await runner.run("echo alive", { cwd: workspace, timeoutMs: 5000 });
     expect(after.stdout).toBe("alive\n");
+  });
+
+  itWithLimit("limits each of two commands that run at the same time", async () => {
+    runner = createSandboxRunner({
+      mode: "bwrap",
+      workspaceRoot: workspace,
+      limits: { maxProcesses: 16 },
+      reuseSandbox,
+    });
+    const both = await Promise.all([
+      runner.run(BURST, { cwd: workspace, timeoutMs: 3000 }),
+      runner.run(BURST, { cwd: workspace, timeoutMs: 3000 }),
+    ]);
+    for (const outcome of both) {
+      expect(countStarted(outcome.stdout)).toBeGreaterThan(0);
+      expect(countStarted(outcome.stdout)).toBeLessThanOrEqual(16);
+    }
   });
 });

@@ -5,15 +5,30 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { createSandboxRunner, type SandboxRunner } from "../../../src/core/sandbox/create-sandbox-runner.js";
+import {
+  createSandboxRunner,
+  type SandboxRunner,
+  type SandboxRunnerOptions,
+} from "../../../src/core/sandbox/create-sandbox-runner.js";
 import { describeWithBwrap, makeTempDirectory, removeDirectory } from "./sandbox-test-helpers.js";
 
 const SECRET = "ghs_agentforgeTestSecret0123456789";
 
-describeWithBwrap("the bwrap sandbox resists escapes", () => {
+// Both ways a command can run: the warm sandbox kept per workspace, and a fresh bwrap per command
+// (used for network-on setup commands and when the warm one is busy).
+describeWithBwrap.each([
+  { reuseSandbox: true, label: "warm sandbox" },
+  { reuseSandbox: false, label: "fresh sandbox per command" },
+])("the bwrap sandbox resists escapes ($label)", ({ reuseSandbox }) => {
   let parent: string;
   let workspace: string;
   let runner: SandboxRunner;
+  const others: SandboxRunner[] = [];
+  const makeRunner = (options: Omit<SandboxRunnerOptions, "mode" | "reuseSandbox">): SandboxRunner => {
+    const made = createSandboxRunner({ mode: "bwrap", reuseSandbox, ...options });
+    others.push(made);
+    return made;
+  };
   const run = (command: string, timeoutMs = 10_000) => runner.run(command, { cwd: workspace, timeoutMs });
 
   beforeAll(() => {
@@ -28,13 +43,14 @@ describeWithBwrap("the bwrap sandbox resists escapes", () => {
     parent = await makeTempDirectory("agentforge-escape-");
     workspace = path.join(parent, "workspace");
     await mkdir(workspace);
-    runner = createSandboxRunner({ mode: "bwrap", workspaceRoot: workspace });
+    runner = makeRunner({ workspaceRoot: workspace });
   });
   afterEach(async () => {
     // A normal command still works after every attack.
     const after = await run("echo still-fine > after.txt && cat after.txt");
     expect(after.exitCode).toBe(0);
     expect(after.stdout).toBe("still-fine\n");
+    for (const made of others.splice(0)) made.close();
     await removeDirectory(parent);
   });
 
@@ -114,6 +130,17 @@ describeWithBwrap("the bwrap sandbox resists escapes", () => {
     }
   });
 
+  it("leaves nothing writable but the workspace and the private /tmp, HOME and /dev/shm", async () => {
+    const outcome = await run(
+      [
+        "for target in /x /home/x /var/x /dev/x /usr/x /etc/x; do touch $target 2>/dev/null && echo WROTE-$target; done",
+        "touch /tmp/x ~/x /dev/shm/x /var/tmp/y && ls /tmp ~ /dev/shm | grep -c '^x$'",
+      ].join("; "),
+    );
+    expect(outcome.stdout).not.toContain("WROTE");
+    expect(outcome.stdout.trim().split("\n").at(-1)).toBe("3");
+  });
+
   it("a symlink made inside the workspace leads to the sandbox's view, not the host's", async () => {
     const marker = `pwned-link-${process.pid}-${Date.now()}`;
     const outcome = await run(
@@ -182,7 +209,7 @@ describeWithBwrap("the bwrap sandbox resists escapes", () => {
     const linked = path.join(workspace, "linked");
     execFileSync("git", ["-C", main, "worktree", "add", "-q", linked]);
     const configBefore = await readFile(path.join(main, ".git", "config"), "utf8");
-    const linkedRunner = createSandboxRunner({ mode: "bwrap", workspaceRoot: linked });
+    const linkedRunner = makeRunner({ workspaceRoot: linked });
     const outcome = await linkedRunner.run(
       `echo evil > ${main}/.git/hooks/pre-commit; echo '[x]' >> ${main}/.git/config; ls ${main} && echo VISIBLE`,
       {
@@ -217,8 +244,7 @@ describeWithBwrap("the bwrap sandbox resists escapes", () => {
   });
 
   it("caps a flood of output and stops the command", async () => {
-    const flooding = createSandboxRunner({
-      mode: "bwrap",
+    const flooding = makeRunner({
       workspaceRoot: workspace,
       limits: { maxOutputBytes: 10_000, killAfterOutputBytes: 1_000_000 },
     });
@@ -230,8 +256,7 @@ describeWithBwrap("the bwrap sandbox resists escapes", () => {
   });
 
   it("stops a file from growing past the file size limit", async () => {
-    const limited = createSandboxRunner({
-      mode: "bwrap",
+    const limited = makeRunner({
       workspaceRoot: workspace,
       limits: { maxFileBytes: 64 * 1024 },
     });

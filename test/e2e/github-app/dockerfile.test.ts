@@ -21,10 +21,11 @@ describe("Dockerfile", () => {
   const parsed = instructions(readFileSync("Dockerfile", "utf8"));
   const values = (name: string) => parsed.filter((entry) => entry.name === name).map((entry) => entry.value);
 
-  it("builds on Node 24 with git, bubblewrap and certificates", () => {
+  it("builds on Node 24 with git, bubblewrap, the setup network's tools and certificates", () => {
     expect(values("FROM")).toEqual(["node:24-bookworm-slim"]);
     const install = values("RUN").find((run) => run.includes("bubblewrap")) ?? "";
-    for (const name of ["git", "bubblewrap", "ca-certificates"]) expect(install.split(/\s+/)).toContain(name);
+    for (const name of ["git", "bubblewrap", "slirp4netns", "iproute2", "util-linux", "ca-certificates"])
+      expect(install.split(/\s+/)).toContain(name);
     expect(values("RUN").some((run) => run.includes("npm ci --omit=dev"))).toBe(true);
   });
 
