@@ -73,7 +73,8 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
       if (acquired.status === "rejected") throw acquired.reason;
       const git = found.value;
       const admitted = lease;
-      const steps: Array<(sandboxPid: number) => void | Promise<void>> = [];
+      const steps: Array<(sandboxPid: number, spawnedPid: number) => void | Promise<void>> = [];
+      const asRoot = process.getuid?.() === 0;
       if (admitted !== undefined) steps.push((sandboxPid) => admitted.admit(sandboxPid));
       const plan = options.setupNetwork;
       if (options.network === "isolated") {
@@ -84,9 +85,11 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
             "Pass the setup network plan (createSandboxRunner does).",
           );
         // Before the command runs: it must never see the network half made.
-        steps.push(async (sandboxPid) => {
+        steps.push(async (sandboxPid, spawnedPid) => {
           try {
-            network = await startSetupNetwork(sandboxPid, plan.tools);
+            network = asRoot
+              ? await startSetupNetwork(sandboxPid, plan.tools)
+              : await startSetupNetwork(spawnedPid, plan.tools, undefined, { joinUserNamespace: true });
           } catch (error) {
             if ((error as NodeJS.ErrnoException).code === "ESRCH") throw error;
             throw new SandboxError(
@@ -112,6 +115,22 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
         command: inner,
         ...(gate ? { gateFds: GATE_FDS } : {}),
       });
+      if (options.network === "isolated" && plan && !asRoot) {
+        // Not root, the network namespace a helper may join must be this user's own: `unshare`
+        // makes it (with a user namespace) and bwrap, inside, keeps it (--share-net).
+        const keepNetwork = args.indexOf("--unshare-all") + 1;
+        args = [
+          "--user",
+          "--map-root-user",
+          "--net",
+          "--",
+          file,
+          ...args.slice(0, keepNetwork),
+          "--share-net",
+          ...args.slice(keepNetwork),
+        ];
+        file = plan.tools.unshare;
+      }
     } else {
       // Without namespaces the private /tmp and HOME are host folders, removed after the run.
       const runDirectory = await mkdtemp(path.join(os.tmpdir(), "agentforge-sandbox-"));
@@ -159,9 +178,11 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
  * bwrap stays outside: it only waits for the sandbox and forks nothing. Other work that must be
  * done before the command starts (network set-up) can be added as further steps.
  */
-function gateSandboxStart(steps: ReadonlyArray<(sandboxPid: number) => void | Promise<void>>): StartGate {
+function gateSandboxStart(
+  steps: ReadonlyArray<(sandboxPid: number, spawnedPid: number) => void | Promise<void>>,
+): StartGate {
   return {
-    async admit(report: string): Promise<boolean> {
+    async admit(report: string, spawnedPid: number): Promise<boolean> {
       // An empty report means bwrap failed before it made the sandbox: nothing waits, nothing to admit.
       if (report.trim() === "") return false;
       const childPid = parseBwrapChildPid(report);
@@ -173,7 +194,7 @@ function gateSandboxStart(steps: ReadonlyArray<(sandboxPid: number) => void | Pr
         );
       for (const step of steps) {
         try {
-          await step(childPid.value);
+          await step(childPid.value, spawnedPid);
         } catch (error) {
           // ESRCH: bwrap's setup failed and the process is gone; its own error reaches the outcome.
           if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;

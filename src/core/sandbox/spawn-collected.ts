@@ -23,7 +23,8 @@ export interface SpawnCollectedOptions {
  * If it throws, the process group is killed and the call fails with that error.
  */
 export interface StartGate {
-  admit(report: string): boolean | Promise<boolean>;
+  /** `spawnedPid` is the program spawned (bwrap, or the wrapper that runs it). */
+  admit(report: string, spawnedPid: number): boolean | Promise<boolean>;
 }
 
 /** Errors of the gate pipes that only mean the program is already gone. */
@@ -118,7 +119,12 @@ export function spawnCollected(
         gateError ??= error;
         killGroup(child.pid);
       };
-      holdUntilAdmitted(child.stdio[3] as Readable, child.stdio[4] as Writable, options.gate, failGate);
+      holdUntilAdmitted(
+        child.stdio[3] as Readable,
+        child.stdio[4] as Writable,
+        (report) => options.gate?.admit(report, child.pid ?? 0) ?? true,
+        failGate,
+      );
     }
     child.on("error", (error) => {
       if (settled) return;
@@ -145,7 +151,7 @@ export function spawnCollected(
 function holdUntilAdmitted(
   report: Readable,
   release: Writable,
-  gate: StartGate,
+  admit: (report: string) => boolean | Promise<boolean>,
   fail: (error: unknown) => void,
 ): void {
   const onPipeError = (error: NodeJS.ErrnoException): void => {
@@ -161,7 +167,7 @@ function holdUntilAdmitted(
   const admitThenRelease = async (): Promise<void> => {
     let admitted: boolean;
     try {
-      admitted = await gate.admit(text);
+      admitted = await admit(text);
     } catch (error) {
       release.destroy();
       fail(error);

@@ -25,6 +25,8 @@ export interface SetupNetworkTools {
   readonly slirp4netns: string;
   readonly nsenter: string;
   readonly ip: string;
+  /** For a harness that is not root: the namespaces are made by `unshare`, around bwrap. */
+  readonly unshare: string;
 }
 
 /** Where the helpers are looked for: PATH, and the sbin folders a service's PATH often leaves out. */
@@ -39,15 +41,17 @@ export async function findSetupNetworkTools(
   | { readonly success: true; readonly value: SetupNetworkTools }
   | { readonly success: false; readonly missing: readonly string[] }
 > {
-  const [slirp4netns, nsenter, ip] = await Promise.all([
+  const [slirp4netns, nsenter, ip, unshare] = await Promise.all([
     findExecutable("slirp4netns", searchPath),
     findExecutable("nsenter", searchPath),
     findExecutable("ip", searchPath),
+    findExecutable("unshare", searchPath),
   ]);
-  if (slirp4netns && nsenter && ip) return { success: true, value: { slirp4netns, nsenter, ip } };
+  if (slirp4netns && nsenter && ip && unshare)
+    return { success: true, value: { slirp4netns, nsenter, ip, unshare } };
   const missing: string[] = [];
   if (!slirp4netns) missing.push("slirp4netns");
-  if (!nsenter) missing.push("nsenter (util-linux)");
+  if (!nsenter || !unshare) missing.push("nsenter and unshare (util-linux)");
   if (!ip) missing.push("ip (iproute2)");
   return { success: false, missing };
 }
@@ -114,21 +118,27 @@ function runWithInput(file: string, args: readonly string[], input: string): Pro
  * network and installs the refusals; resolves once the namespace is ready for the command.
  */
 export async function startSetupNetwork(
-  sandboxPid: number,
+  namespacePid: number,
   tools: SetupNetworkTools,
   blocked: readonly string[] = blockedSetupDestinations(),
+  options: { readonly joinUserNamespace?: boolean } = {},
 ): Promise<SetupNetwork> {
-  const netns = `/proc/${sandboxPid}/ns/net`;
-  // By path, not by pid: joining the sandbox's user namespace would drop the rights needed here.
+  const netns = `/proc/${namespacePid}/ns/net`;
+  const userns = `/proc/${namespacePid}/ns/user`;
+  // As root, by path: joining the sandbox's (nested) user namespace would drop the rights needed
+  // here. Not as root, the namespaces were made by `unshare` as this user, who may join them.
+  const joinUserNamespace = options.joinUserNamespace ?? false;
   const slirp = spawn(
     tools.slirp4netns,
     [
       "--configure",
       "--mtu=65520",
       "--disable-host-loopback",
-      "--enable-sandbox",
+      // Its own mount namespace and dropped capabilities; that step needs root, so only as root.
+      ...(joinUserNamespace ? [] : ["--enable-sandbox"]),
       "--enable-seccomp",
       "--ready-fd=3",
+      ...(joinUserNamespace ? [`--userns-path=${userns}`] : []),
       "--netns-type=path",
       netns,
       "tap0",
@@ -152,7 +162,10 @@ export async function startSetupNetwork(
       new Promise<never>((_, reject) => slirp.once("error", reject)),
     ]);
     const routes = blocked.map((prefix) => `route add prohibit ${prefix}`).join("\n");
-    await runWithInput(tools.nsenter, [`--net=${netns}`, tools.ip, "-batch", "-"], `${routes}\n`);
+    const enter = joinUserNamespace
+      ? [`--user=${userns}`, "--preserve-credentials", `--net=${netns}`]
+      : [`--net=${netns}`];
+    await runWithInput(tools.nsenter, [...enter, tools.ip, "-batch", "-"], `${routes}\n`);
   } catch (error) {
     stop();
     const reason = error instanceof Error ? error.message : String(error);
