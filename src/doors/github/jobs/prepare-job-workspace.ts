@@ -187,7 +187,8 @@ async function continueCarriedRun(
     const store = deps.runner.store;
     await store.save(runId, {
       ...checkpoint,
-      task: { ...checkpoint.task, workspaceRoot: checkout.workspaceRoot },
+      // Jobs always run under "never"; a stored value never loosens that, whatever Redis holds.
+      task: { ...checkpoint.task, workspaceRoot: checkout.workspaceRoot, approvalMode: "never" },
       tracePath: deps.tracePath,
     });
     // Calls that had started and not completed stay "started": resume reports them as interrupted.
