@@ -26,8 +26,16 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
 };
 
 /**
- * Prefixes the command with the rlimits, on the same line so bash's line numbers in error
- * messages stay those of the command. Builtins only: no extra process, no extra cost.
+ * Closes every descriptor but stdin, stdout and stderr: one the harness inherited without
+ * close-on-exec (from a supervisor, a socket it was started with) must not reach the command.
+ * No redirection on the loop: bash would keep stderr's copy in a descriptor the loop closes.
+ */
+const CLOSE_INHERITED_DESCRIPTORS =
+  'if [[ -d /proc/self/fd ]]; then for __agentforge_fd in /proc/self/fd/*; do __agentforge_fd=${__agentforge_fd##*/}; ((__agentforge_fd > 2)) && eval "exec ${__agentforge_fd}>&-"; done; unset __agentforge_fd; fi';
+
+/**
+ * Prefixes the command with the rlimits and the descriptor clean-up, on the same line so bash's
+ * line numbers in error messages stay those of the command. Builtins only: no extra process.
  */
 export function withLimits(command: string, limits: SandboxLimits): string {
   const parts = [
@@ -35,5 +43,5 @@ export function withLimits(command: string, limits: SandboxLimits): string {
     `ulimit -f ${Math.ceil(limits.maxFileBytes / 1024)}`,
   ];
   if (limits.maxMemoryBytes !== undefined) parts.push(`ulimit -v ${Math.ceil(limits.maxMemoryBytes / 1024)}`);
-  return `${parts.join(" && ")} || exit 125; ${command}`;
+  return `${parts.join(" && ")} || exit 125; ${CLOSE_INHERITED_DESCRIPTORS}; ${command}`;
 }
