@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createGroupCommitLog } from "../../../src/core/persistence/create-group-commit-log.js";
 import { parseJsonLines } from "../../../src/core/persistence/json-lines.js";
@@ -35,19 +35,6 @@ describe("group-commit log", () => {
       await log.flush();
       expect(parseJsonLines(await readFile(path, "utf8")).values).toHaveLength(3);
       await log.close();
-    });
-  });
-
-  it("ends a torn last line left by a crash before appending", async () => {
-    await withTempDir(async (dir) => {
-      const path = join(dir, "log.jsonl");
-      await writeFile(path, '{"ok":1}\n{"torn":');
-      const log = createGroupCommitLog(path);
-      log.append({ after: true });
-      await log.close();
-      const content = parseJsonLines(await readFile(path, "utf8"));
-      expect(content.values).toEqual([{ ok: 1 }, { after: true }]);
-      expect(content.invalidLines).toHaveLength(1);
     });
   });
 

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  appendJsonLine,
-  appendJsonLineSync,
-  createJsonlAppender,
-  createJsonlAppenderSync,
-  readJsonLines,
-} from "../../../src/core/persistence/json-lines.js";
+import { createGroupCommitLog } from "../../../src/core/persistence/create-group-commit-log.js";
+import { readJsonLines } from "../../../src/core/persistence/json-lines.js";
 import { PersistenceError } from "../../../src/core/persistence/persistence-error.js";
 import { runAndKill } from "./crash-child.js";
 import { sourceUrl, withTempDir } from "./persistence-test-helpers.js";
@@ -18,11 +13,15 @@ describe("JSON Lines logs", () => {
   it("appends values one per line, file mode 0600", async () => {
     await withTempDir(async (dir) => {
       const path = join(dir, "log.jsonl");
-      const appender = await createJsonlAppender(path);
-      await Promise.all([appender.append({ a: 1 }), appender.append("two\nlines"), appender.append([3])]);
+      const appender = createGroupCommitLog(path);
+      appender.append({ a: 1 });
+      appender.append("two\nlines");
+      appender.append([3]);
       await appender.close();
-      appendJsonLineSync(path, { d: 4 });
-      await appendJsonLine(path, null);
+      const reopened = createGroupCommitLog(path);
+      reopened.append({ d: 4 });
+      reopened.append(null);
+      await reopened.close();
       expect(await readFile(path, "utf8")).toBe('{"a":1}\n"two\\nlines"\n[3]\n{"d":4}\nnull\n');
       const content = await readJsonLines(path);
       expect(content.values).toEqual([{ a: 1 }, "two\nlines", [3], { d: 4 }, null]);
@@ -32,13 +31,11 @@ describe("JSON Lines logs", () => {
     });
   });
 
-  it("keeps two hundred concurrent async appends whole and in call order", async () => {
+  it("keeps two hundred appends whole and in call order", async () => {
     await withTempDir(async (dir) => {
       const path = join(dir, "log.jsonl");
-      const appender = await createJsonlAppender(path);
-      await Promise.all(
-        Array.from({ length: 200 }, (_, i) => appender.append({ i, pad: "x".repeat(i % 50) })),
-      );
+      const appender = createGroupCommitLog(path);
+      for (let i = 0; i < 200; i += 1) appender.append({ i, pad: "x".repeat(i % 50) });
       await appender.close();
       const { values } = await readJsonLines(path);
       expect(values.map((value) => (value as { i: number }).i)).toEqual(
@@ -49,12 +46,12 @@ describe("JSON Lines logs", () => {
 
   it("refuses values that are not JSON", async () => {
     await withTempDir(async (dir) => {
-      const appender = createJsonlAppenderSync(join(dir, "log.jsonl"));
+      const appender = createGroupCommitLog(join(dir, "log.jsonl"));
       expect(() => appender.append(undefined)).toThrow(PersistenceError);
       const cyclic: Record<string, unknown> = {};
       cyclic["self"] = cyclic;
       expect(() => appender.append(cyclic)).toThrow(PersistenceError);
-      appender.close();
+      await appender.close();
     });
   });
 
@@ -77,12 +74,12 @@ describe("JSON Lines logs", () => {
     await withTempDir(async (dir) => {
       const path = join(dir, "log.jsonl");
       await writeFile(path, '{"i":0}\n{"i":1, "half');
-      const appender = await createJsonlAppender(path);
-      await appender.append({ i: 2 });
+      const appender = createGroupCommitLog(path);
+      appender.append({ i: 2 });
       await appender.close();
-      const syncAppender = createJsonlAppenderSync(path);
-      syncAppender.append({ i: 3 });
-      syncAppender.close();
+      const second = createGroupCommitLog(path);
+      second.append({ i: 3 });
+      await second.close();
       const content = await readJsonLines(path);
       expect(content.values).toEqual([{ i: 0 }, { i: 2 }, { i: 3 }]);
       expect(content.truncatedLastLine).toBeNull();
@@ -101,8 +98,8 @@ describe("JSON Lines logs", () => {
     await withTempDir(async (dir) => {
       const path = join(dir, "killed.jsonl");
       const script = `
-import { createJsonlAppenderSync } from ${JSON.stringify(sourceUrl("src/core/persistence/json-lines.ts"))};
-const appender = createJsonlAppenderSync(${JSON.stringify(path)});
+import { createGroupCommitLog } from ${JSON.stringify(sourceUrl("src/core/persistence/create-group-commit-log.ts"))};
+const appender = createGroupCommitLog(${JSON.stringify(path)});
 for (let i = 0; ; i += 1) {
   appender.append({ i, payload: "p".repeat(200 + (i % 300)) });
   if (i === 50) process.stdout.write("ready\\n");
@@ -118,7 +115,9 @@ for (let i = 0; ; i += 1) {
       });
       // The log stays usable: the next run appends after whatever the crash left.
       await appendFile(path, "");
-      await appendJsonLine(path, { resumed: true });
+      const resumed = createGroupCommitLog(path);
+      resumed.append({ resumed: true });
+      await resumed.close();
       const after = await readJsonLines(path);
       expect(after.values.at(-1)).toEqual({ resumed: true });
       expect(after.values.length).toBe(content.values.length + 1);
