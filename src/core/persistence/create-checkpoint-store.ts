@@ -55,6 +55,8 @@ export interface CheckpointStore {
   load(runId: string): Promise<RunCheckpoint>;
   /** Also removes temp files that a crash during a save left in the run's directory. */
   loadForResume(runId: string): Promise<ResumeState>;
+  /** The same state, only read: safe while the run is still writing (nothing is removed). */
+  readResumeState(runId: string): Promise<ResumeState>;
   list(): Promise<{
     readonly checkpoints: readonly CheckpointSummary[];
     readonly problems: readonly string[];
@@ -152,6 +154,20 @@ export function createCheckpointStore(
     return { checkpoint: replayed.checkpoint, problems: replayed.problems };
   }
 
+  /** The checkpoint with every call the journal saw complete after it, and the started calls. */
+  async function readResumeState(runId: string): Promise<ResumeState> {
+    const { checkpoint, problems } = await loadWithProblems(runId);
+    const journal = await readJournal(runId);
+    return {
+      checkpoint: {
+        ...checkpoint,
+        completedToolCalls: { ...journal.completedToolCalls, ...checkpoint.completedToolCalls },
+      },
+      startedCallIds: journal.startedCallIds,
+      problems: [...problems, ...journal.problems],
+    };
+  }
+
   async function load(runId: string): Promise<RunCheckpoint> {
     return (await loadWithProblems(runId)).checkpoint;
   }
@@ -183,18 +199,11 @@ export function createCheckpointStore(
     },
     load,
     async loadForResume(runId) {
-      const { checkpoint, problems } = await loadWithProblems(runId);
+      const state = await readResumeState(runId);
       await removeStaleTemporaryFiles(runPaths(dataDir, runId).dir);
-      const journal = await readJournal(runId);
-      return {
-        checkpoint: {
-          ...checkpoint,
-          completedToolCalls: { ...journal.completedToolCalls, ...checkpoint.completedToolCalls },
-        },
-        startedCallIds: journal.startedCallIds,
-        problems: [...problems, ...journal.problems],
-      };
+      return state;
     },
+    readResumeState,
     async list() {
       let names: string[];
       try {

@@ -63,31 +63,26 @@ export function createCarriedRunWriter(options: CarriedRunWriterOptions): Carrie
     if (runId === null) return;
     // Read only: loadForResume would also delete the run's temporary files, among them the one a
     // checkpoint write of the live run may be about to rename into place.
-    const checkpoint = await options.store.load(runId).catch((error: unknown) => {
+    const state = await options.store.readResumeState(runId).catch((error: unknown) => {
       // Before the first model answer there is no checkpoint yet, and nothing worth carrying.
       if (error instanceof PersistenceError && error.code === "NOT_FOUND") return null;
       throw error;
     });
-    if (checkpoint === null || checkpoint.status !== "running") return;
-    const journal = await options.store.readJournal(runId);
+    if (state === null || state.checkpoint.status !== "running") return;
     const changes = await captureWorkspaceChanges(workspace.workspaceRoot, workspace.baseSha);
     const carried: CarriedRun = {
       version: 1,
       runId,
-      // As loadForResume gives it: calls the journal saw complete after the checkpoint count as done.
-      checkpoint: {
-        ...checkpoint,
-        completedToolCalls: { ...journal.completedToolCalls, ...checkpoint.completedToolCalls },
-      },
-      startedCallIds: [...journal.startedCallIds],
+      checkpoint: state.checkpoint,
+      startedCallIds: [...state.startedCallIds],
       changes,
       branch: workspace.branch,
       remoteBranchSha: workspace.remoteBranchSha,
       progressCommentId: record.progressCommentId,
       capturedAt: new Date(now()).toISOString(),
     };
-    const value = JSON.parse(JSON.stringify(carried)) as JsonValue;
-    const size = JSON.stringify(value).length;
+    const text = JSON.stringify(carried);
+    const size = text.length;
     if (size > MAX_CARRIED_BYTES) {
       options.logger.warn(
         { taskId: options.taskId, bytes: size },
@@ -95,7 +90,7 @@ export function createCarriedRunWriter(options: CarriedRunWriterOptions): Carrie
       );
       return;
     }
-    const stillOurs = await options.handoff.save(value);
+    const stillOurs = await options.handoff.save(JSON.parse(text) as JsonValue);
     if (!stillOurs) stopped = true;
   }
 
