@@ -89,7 +89,7 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
           try {
             network = asRoot
               ? await startSetupNetwork(sandboxPid, plan.tools)
-              : await startSetupNetwork(spawnedPid, plan.tools, undefined, { joinUserNamespace: true });
+              : await startSetupNetwork(spawnedPid, plan.tools, { joinUserNamespace: true });
           } catch (error) {
             if ((error as NodeJS.ErrnoException).code === "ESRCH") throw error;
             throw new SandboxError(

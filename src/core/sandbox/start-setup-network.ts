@@ -120,9 +120,13 @@ function runWithInput(file: string, args: readonly string[], input: string): Pro
 export async function startSetupNetwork(
   namespacePid: number,
   tools: SetupNetworkTools,
-  blocked: readonly string[] = blockedSetupDestinations(),
-  options: { readonly joinUserNamespace?: boolean } = {},
+  options: {
+    /** Destinations refused inside the namespace (default blockedSetupDestinations()). */
+    readonly blocked?: readonly string[];
+    readonly joinUserNamespace?: boolean;
+  } = {},
 ): Promise<SetupNetwork> {
+  const blocked = options.blocked ?? blockedSetupDestinations();
   const netns = `/proc/${namespacePid}/ns/net`;
   const userns = `/proc/${namespacePid}/ns/user`;
   // As root, by path: joining the sandbox's (nested) user namespace would drop the rights needed

@@ -170,28 +170,33 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
       context.onLoopEvent?.(event);
       carrier?.observe(event);
     };
-    const outcome = await runGitHubJob(toGitHubJob(task), {
-      octokit: context.octokit,
-      getToken,
-      runner: withLoopObserver(options.runner, observe),
-      ...(carriedRun === undefined ? {} : { carriedRun }),
-      cache: options.cache,
-      commandRunner: options.commandRunner,
-      author,
-      progress: {
-        update: (text) => context.progress.update(text),
-        finish: (text) => context.progress.finish(text),
-      },
-      redact,
-      signal: context.signal,
-      operatorAllowPrefixes: options.operatorAllowPrefixes,
-      tracePath: record.tracePath,
-      workspaceStore: record.workspaceStore,
-      log: (message, details) => options.logger.info({ ...details, taskId: task.taskId }, message),
-      ...(options.model === undefined ? {} : { model: options.model }),
-      ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
-    });
-    await carrier?.settle();
+    let outcome: GitHubJobOutcome;
+    try {
+      outcome = await runGitHubJob(toGitHubJob(task), {
+        octokit: context.octokit,
+        getToken,
+        runner: withLoopObserver(options.runner, observe),
+        ...(carriedRun === undefined ? {} : { carriedRun }),
+        cache: options.cache,
+        commandRunner: options.commandRunner,
+        author,
+        progress: {
+          update: (text) => context.progress.update(text),
+          finish: (text) => context.progress.finish(text),
+        },
+        redact,
+        signal: context.signal,
+        operatorAllowPrefixes: options.operatorAllowPrefixes,
+        tracePath: record.tracePath,
+        workspaceStore: record.workspaceStore,
+        log: (message, details) => options.logger.info({ ...details, taskId: task.taskId }, message),
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
+      });
+    } finally {
+      // A failed job must not leave a capture writing to the queue after the task ended.
+      await carrier?.settle();
+    }
     await record.remove();
     options.logger.info(
       { taskId: task.taskId, status: outcome.status, summary: outcome.summary },

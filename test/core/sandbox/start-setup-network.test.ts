@@ -92,7 +92,7 @@ async function runWithSetupNetwork(script: string, blocked?: readonly string[]):
       });
       child.once("error", reject);
     });
-    const network = await startSetupNetwork(pid, tools.value, blocked);
+    const network = await startSetupNetwork(pid, tools.value, blocked ? { blocked } : {});
     (child.stdio[4] as Writable).write("x");
     await new Promise((resolve) => child.once("close", resolve));
     network.stop();
