@@ -54,11 +54,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const toolResults = new Map<string, RecordedToolResult>();
   let wasAboveWarn = false;
 
+  // The same text gets the same message object back, so its count is remembered with it.
+  let lastSystem: ChatMessage = { role: "system", content: "" };
+  let lastLedger: ChatMessage = { role: "user", content: "" };
   function frame(input: Omit<PrepareInput, "signal">): { system: ChatMessage; ledger: ChatMessage } {
-    return {
-      system: { role: "system", content: input.systemPrompt },
-      ledger: { role: "user", content: input.facts.render(options.ledger) },
-    };
+    const ledgerText = input.facts.render(options.ledger);
+    if (lastSystem.content !== input.systemPrompt) lastSystem = { role: "system", content: input.systemPrompt };
+    if (lastLedger.content !== ledgerText) lastLedger = { role: "user", content: ledgerText };
+    return { system: lastSystem, ledger: lastLedger };
   }
 
   function measureParts(
@@ -117,7 +120,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       const totalOf = (history: readonly ChatMessage[]): number =>
         fixedTokens + counter.countMessages(history);
       let history: ChatMessage[] = [...input.history];
-      let total = totalOf(history);
+      // Measured once by part; measured again only if pruning or compaction rewrote the history.
+      let measured: ContextTokens | null = measureParts(system, ledger, input.tools, history);
+      let total = measured.total;
       const events: ContextEvent[] = [];
       const notes: string[] = [];
       let compactionUsage: CompactionUsage | undefined;
@@ -141,6 +146,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         notes.push(...pruned.notes);
         if (pruned.prunedCount === 0) return 0;
         history = pruned.history;
+        measured = null;
         total = totalOf(history);
         events.push({
           type: "context-pruned",
@@ -177,6 +183,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
             });
             if (result) {
               history = result.history;
+              measured = null;
               total = totalOf(history);
               compacted = true;
               compactionUsage = { ...result.usage, costUsd: result.costUsd };
@@ -214,6 +221,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
             });
             if (dropped.droppedCount > 0) {
               history = dropped.history;
+              measured = null;
               total = totalOf(history);
               events.push({
                 type: "context-pruned",
@@ -237,7 +245,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         history,
         events,
         ...(compactionUsage === undefined ? {} : { compactionUsage }),
-        tokens: measureParts(system, ledger, input.tools, history),
+        tokens: measured ?? measureParts(system, ledger, input.tools, history),
         status: total >= budget.hardStopTokens ? "overflow" : "ok",
         notes,
         ...(compactionFailed === undefined ? {} : { compactionFailed }),

@@ -20,9 +20,15 @@ export interface PinnedFacts extends PinnedFactsLedger {
   /** Marks plan step `index` (0-based) done; an index outside the plan is ignored and returns false. */
   completeStep(index: number): boolean;
   addArtifact(path: string): void;
-  /** A deep copy of the current facts. */
+  /** Goes up by one on every change: equal revisions of one object mean equal facts. */
+  readonly revision: number;
+  /** A deep copy of the current facts, the caller's to change. */
   snapshot(): PinnedFactsData;
-  toJSON(): PinnedFactsData;
+  /**
+   * The current facts for serialising. The same object is returned until the facts change (a turn
+   * serialises them into its checkpoint and compares them with the last ones); do not modify it.
+   */
+  toJSON(): Readonly<PinnedFactsData>;
 }
 
 /* Storage caps keep a checkpoint bounded on very long runs; what falls off is kept as counts. */
@@ -76,6 +82,17 @@ function pathsFromMetadata(metadata: Readonly<Record<string, unknown>>): string[
 }
 
 function createFromData(data: PinnedFactsData): PinnedFacts {
+  let revision = 0;
+  let serialised: { readonly revision: number; readonly value: Readonly<PinnedFactsData> } | null = null;
+  let rendered: {
+    readonly revision: number;
+    readonly options: RenderPinnedFactsOptions | undefined;
+    readonly text: string;
+  } | null = null;
+  const changed = (): void => {
+    revision += 1;
+  };
+
   function recordCommand(command: string, exitCode: number | null, ok: boolean, timedOut: boolean): void {
     const at = data.commands.findIndex((fact) => fact.command === command);
     const previous = at === -1 ? undefined : data.commands.splice(at, 1)[0];
@@ -120,7 +137,11 @@ function createFromData(data: PinnedFactsData): PinnedFacts {
 
   return {
     goal: data.goal,
+    get revision() {
+      return revision;
+    },
     observeToolCall(name, args, result) {
+      changed();
       const metadata = result.metadata ?? {};
       const kind = metadata.kind;
       const list = kind === "file-read" ? data.filesRead : isChangeKind(kind) ? data.filesChanged : undefined;
@@ -142,6 +163,7 @@ function createFromData(data: PinnedFactsData): PinnedFacts {
       }
     },
     setPlan(steps) {
+      changed();
       const done = new Map(data.plan.map((step) => [step.step, step.done]));
       // Re-planning keeps the done marks of steps that are still in the plan, word for word.
       data.plan = steps.map((step) => ({
@@ -152,20 +174,26 @@ function createFromData(data: PinnedFactsData): PinnedFacts {
     completeStep(index) {
       const step = data.plan[index];
       if (!step) return false;
+      changed();
       step.done = true;
       return true;
     },
     addArtifact(path) {
+      changed();
       touch(data.artifacts, clipStored(path), MAX_STORED_ARTIFACTS);
     },
     render(options) {
-      return renderPinnedFacts(data, options);
+      if (rendered?.revision !== revision || rendered.options !== options) {
+        rendered = { revision, options, text: renderPinnedFacts(data, options) };
+      }
+      return rendered.text;
     },
     snapshot() {
       return structuredClone(data);
     },
     toJSON() {
-      return structuredClone(data);
+      if (serialised?.revision !== revision) serialised = { revision, value: structuredClone(data) };
+      return serialised.value;
     },
   };
 }

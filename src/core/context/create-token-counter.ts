@@ -86,9 +86,13 @@ function loadEncoder(encoding: EncodingName): EncodeFunction {
   return encode;
 }
 
-/** Strings counted again and again (system prompt, ledger) are remembered, a few at a time. */
-const TEXT_CACHE_SIZE = 64;
-const TEXT_CACHE_MIN_LENGTH = 256;
+/**
+ * Strings counted again and again (system prompt, ledger, role names, a message's fields when a
+ * fresh copy of it is measured) are remembered by content, the most recent few hundred.
+ */
+const TEXT_CACHE_SIZE = 512;
+/** Longer texts are rare repeats (whole files); hashing them for the cache would cost for nothing. */
+const TEXT_CACHE_MAX_LENGTH = 64 * 1024;
 
 export function createTokenCounter(model: string): TokenCounter {
   const choice = encodingForModel(model);
@@ -98,9 +102,14 @@ export function createTokenCounter(model: string): TokenCounter {
 
   function count(text: string): number {
     if (text.length === 0) return 0;
-    if (text.length < TEXT_CACHE_MIN_LENGTH) return loadEncoder(choice.encoding)(text);
+    if (text.length > TEXT_CACHE_MAX_LENGTH) return loadEncoder(choice.encoding)(text);
     const known = textCounts.get(text);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      // Least recently used goes first: move a hit to the end of the insertion order.
+      textCounts.delete(text);
+      textCounts.set(text, known);
+      return known;
+    }
     const counted = loadEncoder(choice.encoding)(text);
     if (textCounts.size >= TEXT_CACHE_SIZE) {
       const oldest = textCounts.keys().next();

@@ -22,15 +22,16 @@ export function createLoopDetector(): LoopDetector {
         turnSignatures = [];
         return null;
       }
-      for (const call of calls) {
-        const signature = signatureOf(call);
+      const signatures = calls.map(signatureOf);
+      for (const [index, call] of calls.entries()) {
+        const signature = signatures[index] as string;
         const count = (callCounts.get(signature) ?? 0) + 1;
         callCounts.set(signature, count);
         if (count >= SAME_CALL_LIMIT) {
           return `the same call was made ${count} times with no change in between: ${call.function.name} ${truncate(call.function.arguments)}`;
         }
       }
-      turnSignatures.push(calls.map(signatureOf).join("|"));
+      turnSignatures.push(signatures.join("|"));
       for (const length of CYCLE_LENGTHS) {
         if (turnSignatures.length < length * 2) continue;
         const recent = turnSignatures.slice(-length);
@@ -64,7 +65,8 @@ function sortKeys(value: unknown): unknown {
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value as Record<string, unknown>)
-        .sort(([a], [b]) => a.localeCompare(b))
+        // Code-unit order: only needs to be the same every time, not a language's collation.
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([key, inner]) => [key, sortKeys(inner)]),
     );
   }

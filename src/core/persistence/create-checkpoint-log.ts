@@ -66,7 +66,11 @@ export function createCheckpointLog(
   return {
     record(checkpoint) {
       if (closed) throw new PersistenceError("IO_ERROR", `the checkpoint log of run ${runId} is closed`);
-      const factsJson = JSON.stringify(checkpoint.pinnedFacts);
+      // Pinned facts hand out the same object until they change: no need to serialise it again.
+      const factsJson =
+        last !== null && last.checkpoint.pinnedFacts === checkpoint.pinnedFacts
+          ? last.factsJson
+          : JSON.stringify(checkpoint.pinnedFacts);
       if (last === null || deltas === null) {
         writeSnapshot(checkpoint);
       } else {

@@ -1,6 +1,6 @@
 import { closeSync, fdatasync, fstatSync, openSync, readSync } from "node:fs";
 import { ioError, PersistenceError } from "./persistence-error.js";
-import { serializeJsonLine } from "./json-lines.js";
+import { serializeJsonLine, serializeJsonLineText } from "./json-lines.js";
 import { PRIVATE_FILE_MODE } from "./resolve-data-dir.js";
 import { writeAllSync } from "./write-file-atomic.js";
 
@@ -43,8 +43,8 @@ export interface GroupCommitLogOptions {
   readonly writeThrough?: boolean;
 }
 
-/** Gathered lines are written at once when they reach this size. */
-const GATHER_LIMIT_BYTES = 64 * 1024;
+/** Gathered lines are written at once when they reach this many characters. */
+const GATHER_LIMIT_CHARS = 64 * 1024;
 
 const DEFAULT_FLUSH_INTERVAL_MS = 20;
 
@@ -77,8 +77,7 @@ export function createGroupCommitLog(path: string, options: GroupCommitLogOption
   let flushError: Error | null = null;
   let timer: NodeJS.Timeout | null = null;
   const writeThrough = options.writeThrough ?? true;
-  let gathered: Buffer[] = [];
-  let gatheredBytes = 0;
+  let gathered = "";
   let gatherScheduled = false;
 
   const writeOut = (bytes: Buffer): void => {
@@ -105,9 +104,8 @@ export function createGroupCommitLog(path: string, options: GroupCommitLogOption
   const writeGathered = (): void => {
     gatherScheduled = false;
     if (gathered.length === 0) return;
-    const bytes = Buffer.concat(gathered);
-    gathered = [];
-    gatheredBytes = 0;
+    const bytes = Buffer.from(gathered, "utf8");
+    gathered = "";
     try {
       writeOut(bytes);
     } catch (error) {
@@ -159,15 +157,15 @@ export function createGroupCommitLog(path: string, options: GroupCommitLogOption
     append(value) {
       if (closed) throw new PersistenceError("IO_ERROR", `log ${path} is closed`, { path });
       failIfFlushFailed();
-      const line = serializeJsonLine(value);
       if (writeThrough) {
+        const line = serializeJsonLine(value);
         writeOut(needsNewline ? Buffer.concat([Buffer.from([NEWLINE]), line]) : line);
         return;
       }
-      if (gathered.length === 0 && needsNewline) gathered.push(Buffer.from([NEWLINE]));
-      gathered.push(line);
-      gatheredBytes += line.length;
-      if (gatheredBytes >= GATHER_LIMIT_BYTES) writeGathered();
+      if (gathered.length === 0 && needsNewline) gathered = "\n";
+      gathered += serializeJsonLineText(value);
+      // The limit counts characters, not bytes: it only bounds how much waits in memory.
+      if (gathered.length >= GATHER_LIMIT_CHARS) writeGathered();
       else if (!gatherScheduled) {
         gatherScheduled = true;
         setImmediate(writeGathered);

@@ -7,6 +7,11 @@ import { errnoCode, ioError, PersistenceError } from "./persistence-error.js";
  * line intact and at most one torn line at the end, which the reader reports instead of failing.
  */
 export function serializeJsonLine(value: unknown): Buffer {
+  return Buffer.from(serializeJsonLineText(value), "utf8");
+}
+
+/** The same line as text, newline included: for callers that gather lines before one write. */
+export function serializeJsonLineText(value: unknown): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -21,7 +26,7 @@ export function serializeJsonLine(value: unknown): Buffer {
       "a log entry must be a JSON value (got undefined or a function)",
     );
   }
-  return Buffer.from(`${text}\n`, "utf8");
+  return `${text}\n`;
 }
 
 export interface JsonLinesContent {

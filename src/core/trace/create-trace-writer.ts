@@ -26,8 +26,10 @@ export interface TraceWriterOptions {
 }
 
 /**
- * Appends one JSON line per event, so a crash leaves a readable prefix. Every string in a line
- * (keys included) passes the redactor, so no field can carry a secret past the gate.
+ * Appends one JSON line per event, so a crash leaves a readable prefix. Every string that can carry
+ * content — attribute values, attribute names, the header and footer fields — passes the redactor,
+ * so no field can carry a secret past the gate. The fields the writer itself makes (the record
+ * kind, the step number and the timestamp from its own clock) are not content and are not scanned.
  *
  * Each line reaches the file before the loop goes on (a killed process loses nothing written);
  * the disk flush runs in the background, shared by the lines written meanwhile, and `close` waits
@@ -46,25 +48,32 @@ export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
     if (closed) return;
     log.append(redactStrings(line, options.redact));
   };
+  const writeEvent = (eventType: string, step: number, attributes: Record<string, unknown>): void => {
+    if (closed) return;
+    log.append({
+      record: "event",
+      event_type: options.redact(eventType),
+      step,
+      timestamp: now().toISOString(),
+      attributes: redactStrings(attributes, options.redact),
+    });
+  };
   if (needsHeader) write({ record: "header", schema: "agentforge-trace/1", ...options.header });
   return {
     path: options.path,
     onEvent(event) {
       const attributes = eventAttributes(event);
       if (attributes === null) return;
-      write({
-        record: "event",
-        event_type: event.type,
-        step: event.turn,
-        timestamp: now().toISOString(),
-        attributes,
-      });
+      writeEvent(event.type, event.turn, attributes);
     },
     record(eventType, step, attributes) {
-      write({ record: "event", event_type: eventType, step, timestamp: now().toISOString(), attributes });
+      writeEvent(eventType, step, attributes);
     },
     async close(footer) {
-      write({ record: "footer", finish_time: now().toISOString(), ...footer });
+      if (!closed) {
+        const content = redactStrings(footer, options.redact) as typeof footer;
+        log.append({ record: "footer", finish_time: now().toISOString(), ...content });
+      }
       closed = true;
       await log.close();
     },
@@ -73,13 +82,16 @@ export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
 
 function redactStrings(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === "string") return redact(value);
+  if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [redact(key), redactStrings(inner, redact)]),
-    );
+  // No prototype: a "__proto__" key stays an ordinary property and is written like any other.
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (const key in value) {
+    if (Object.hasOwn(value, key)) {
+      copy[redact(key)] = redactStrings((value as Record<string, unknown>)[key], redact);
+    }
   }
-  return value;
+  return copy;
 }
 
 function isMissingOrEmpty(path: string): boolean {

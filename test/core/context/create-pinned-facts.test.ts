@@ -132,4 +132,39 @@ describe("createPinnedFacts", () => {
     const broken = pinnedFactsFromJSON({ goal: 5 });
     expect(broken.success).toBe(false);
   });
+
+  it("hands out the same serialised facts and ledger until something changes, then fresh ones", () => {
+    const facts = createPinnedFacts(GOAL);
+    const first = facts.toJSON();
+    const ledger = facts.render();
+    const revision = facts.revision;
+    expect(facts.toJSON()).toBe(first);
+    expect(facts.render()).toBe(ledger);
+    const changes: (() => void)[] = [
+      () => facts.observeToolCall("read_file", { path: "a.ts" }, readResult("a.ts")),
+      () => facts.setPlan(["one", "two"]),
+      () => facts.completeStep(1),
+      () => facts.addArtifact("out/report.txt"),
+    ];
+    let previous = first;
+    let previousLedger = ledger;
+    let previousRevision = revision;
+    for (const change of changes) {
+      change();
+      expect(facts.revision).toBeGreaterThan(previousRevision);
+      const next = facts.toJSON();
+      expect(next).not.toBe(previous);
+      expect(next).toEqual(facts.snapshot());
+      expect(facts.render()).not.toBe(previousLedger);
+      [previous, previousLedger, previousRevision] = [next, facts.render(), facts.revision];
+    }
+    // A completeStep outside the plan changes nothing and keeps the cached copies.
+    expect(facts.completeStep(9)).toBe(false);
+    expect(facts.toJSON()).toBe(previous);
+    // The cached copy is not the live data: a later change does not leak into it.
+    facts.observeToolCall("read_file", { path: "b.ts" }, readResult("b.ts"));
+    expect(previous.filesRead).toEqual(["a.ts"]);
+    // Other render options are rendered, not served from the cache of the defaults.
+    expect(facts.render({ maxFilesRead: 1 })).not.toBe(facts.render());
+  });
 });

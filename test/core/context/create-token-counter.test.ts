@@ -77,6 +77,22 @@ describe("createTokenCounter", () => {
     expect(warmMs).toBeLessThan(coldMs / 5);
   });
 
+  it("counts the same whether a text is new, remembered, or pushed out of the cache by many others", () => {
+    const counter = createTokenCounter("gpt-4o");
+    const fresh = (): ReturnType<typeof createTokenCounter> => createTokenCounter("gpt-4o");
+    const texts = Array.from({ length: 1_500 }, (_, index) => `line ${index}: const total = sum(rows);`);
+    const expected = texts.map((text) => fresh().count(text));
+    // First pass fills and overflows the cache; the second meets evicted and remembered texts.
+    expect(texts.map((text) => counter.count(text))).toEqual(expected);
+    expect(texts.map((text) => counter.count(text))).toEqual(expected);
+    expect([...texts].reverse().map((text) => counter.count(text))).toEqual([...expected].reverse());
+    expect(counter.count("assistant")).toBe(fresh().count("assistant"));
+    // A text too long to remember is still counted.
+    const long = "word ".repeat(20_000);
+    expect(counter.count(long)).toBe(fresh().count(long));
+    expect(counter.count(long)).toBeGreaterThanOrEqual(20_000);
+  });
+
   it("counts tool definitions including their JSON schema", () => {
     const counter = createTokenCounter("gpt-4o");
     const small: ToolDefinition = {

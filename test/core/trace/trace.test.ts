@@ -172,4 +172,40 @@ describe("traces", () => {
       expect(records[0]?.run_id).toBe("run-1");
     }),
   );
+  it(
+    "redacts every attribute name and value, nested ones and a __proto__ key included, but not its own clock",
+    withDir(async (dir) => {
+      const path = join(dir, "redacted.jsonl");
+      const seen: string[] = [];
+      const redact = (text: string): string => {
+        seen.push(text);
+        return text.replaceAll("s3cr3t", "[REDACTED]");
+      };
+      const writer = createTraceWriter({ path, header, redact });
+      const attributes = JSON.parse(
+        '{"tool_call.s3cr3t":"value s3cr3t","nested":{"list":["a s3cr3t",{"__proto__":"s3cr3t in proto"}]}}',
+      ) as Record<string, unknown>;
+      writer.record("custom-s3cr3t", 1, attributes);
+      await writer.close({
+        exit_reason: "final_answer",
+        turns: 1,
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        cost_usd: 0,
+      });
+      const text = readFileSync(path, "utf8");
+      expect(text).not.toContain("s3cr3t");
+      const event = JSON.parse(text.trim().split("\n")[1] ?? "{}") as {
+        event_type: string;
+        timestamp: string;
+        attributes: { nested: { list: [string, Record<string, unknown>] } };
+      };
+      expect(event.event_type).toBe("custom-[REDACTED]");
+      // The __proto__ key is kept as a plain property and its value redacted, not dropped.
+      expect(Object.keys(event.attributes.nested.list[1])).toEqual(["__proto__"]);
+      expect(text).toContain('"__proto__":"[REDACTED] in proto"');
+      // The writer's own timestamp is not content: it never goes through the redactor.
+      expect(seen).not.toContain(event.timestamp);
+      expect(seen).toContain("tool_call.s3cr3t");
+    }),
+  );
 });
