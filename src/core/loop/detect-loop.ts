@@ -32,18 +32,27 @@ export function createLoopDetector(): LoopDetector {
         }
       }
       turnSignatures.push(signatures.join("|"));
+      const count = turnSignatures.length;
       for (const length of CYCLE_LENGTHS) {
-        if (turnSignatures.length < length * 2) continue;
-        const recent = turnSignatures.slice(-length);
-        const before = turnSignatures.slice(-length * 2, -length);
-        const isVaried = new Set(recent).size > 1;
-        if (isVaried && recent.every((signature, index) => signature === before[index])) {
+        if (count < length * 2) continue;
+        if (repeatsLastCycle(turnSignatures, length)) {
           return `a cycle of ${length} turns repeated with no change in between`;
         }
       }
       return null;
     },
   };
+}
+
+/** The last `length` turns equal the `length` before them, and are not all one signature. */
+function repeatsLastCycle(signatures: readonly string[], length: number): boolean {
+  const end = signatures.length;
+  let isVaried = false;
+  for (let index = end - length; index < end; index += 1) {
+    if (signatures[index] !== signatures[index - length]) return false;
+    if (signatures[index] !== signatures[end - 1]) isVaried = true;
+  }
+  return isVaried;
 }
 
 function signatureOf(call: ToolCall): string {
@@ -53,24 +62,22 @@ function signatureOf(call: ToolCall): string {
 /** Key order and whitespace do not make two calls different. */
 function canonicalArguments(raw: string): string {
   try {
-    return JSON.stringify(sortKeys(JSON.parse(raw)));
+    return canonicalJson(JSON.parse(raw) as unknown);
   } catch (error) {
     if (error instanceof SyntaxError) return raw.trim();
     throw error;
   }
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
+/** JSON text with object keys in code-unit order (only needs to be the same every time). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        // Code-unit order: only needs to be the same every time, not a language's collation.
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, inner]) => [key, sortKeys(inner)]),
-    );
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
   }
-  return value;
+  return JSON.stringify(value) ?? "null";
 }
 
 function truncate(text: string): string {

@@ -178,12 +178,15 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     let executeMs = 0;
     if (!result && tool) {
       const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const executeStartedAt = performance.now();
-      result = await runWithTimeout(tool, decided.input, context, timeoutMs);
-      for (const hook of options.afterToolHooks ?? []) {
+      const timed = await runWithTimeout(tool, decided.input, context, timeoutMs);
+      result = timed.result;
+      // The tool's own work, and the commands of the after-tool hooks the operator configured.
+      const hooks = options.afterToolHooks ?? [];
+      const hooksStartedAt = performance.now();
+      for (const hook of hooks) {
         result = (await hook({ call, tool, input: decided.input, result }, context)) ?? result;
       }
-      executeMs = performance.now() - executeStartedAt;
+      executeMs = timed.executeMs + (hooks.length > 0 ? performance.now() - hooksStartedAt : 0);
     }
     const finalResult =
       result ??

@@ -1,6 +1,12 @@
 import type { Tool, ToolContext } from "./tool.js";
 import { errorResult, type ToolResult } from "./tool-result.js";
 
+export interface TimedToolResult {
+  readonly result: ToolResult;
+  /** How long the tool's own execute ran (until it settled, or until it was abandoned). */
+  readonly executeMs: number;
+}
+
 /**
  * Executes a tool under its own timeout. The tool gets a signal that fires on timeout or when the
  * run is cancelled; a tool that ignores it is still abandoned so the loop never hangs.
@@ -10,7 +16,7 @@ export async function runWithTimeout(
   input: unknown,
   context: ToolContext,
   timeoutMs: number,
-): Promise<ToolResult> {
+): Promise<TimedToolResult> {
   const controller = new AbortController();
   const onParentAbort = (): void => controller.abort(context.signal.reason);
   if (context.signal.aborted) controller.abort(context.signal.reason);
@@ -45,16 +51,24 @@ export async function runWithTimeout(
     if (context.signal.aborted) resolveCancelled();
     else context.signal.addEventListener("abort", resolveCancelled, { once: true });
   });
-  const executed = tool.execute(input, { ...context, signal: controller.signal }).catch((error: unknown) =>
-    errorResult("INTERNAL_ERROR", {
-      message: `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-      recovery_hint:
-        "Check the arguments; if it happens again, use another tool or finish with what you have.",
-      next_actions: ["retry once", "use another tool"],
-    }),
-  );
+  const executeStartedAt = performance.now();
+  let executeEndedAt: number | null = null;
+  const executed = tool
+    .execute(input, { ...context, signal: controller.signal })
+    .finally(() => {
+      executeEndedAt = performance.now();
+    })
+    .catch((error: unknown) =>
+      errorResult("INTERNAL_ERROR", {
+        message: `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+        recovery_hint:
+          "Check the arguments; if it happens again, use another tool or finish with what you have.",
+        next_actions: ["retry once", "use another tool"],
+      }),
+    );
   try {
-    return await Promise.race([executed, timedOut, cancelled]);
+    const result = await Promise.race([executed, timedOut, cancelled]);
+    return { result, executeMs: (executeEndedAt ?? performance.now()) - executeStartedAt };
   } finally {
     clearTimeout(timer);
     context.signal.removeEventListener("abort", onParentAbort);

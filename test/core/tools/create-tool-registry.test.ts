@@ -53,6 +53,34 @@ describe("the tool registry", () => {
     expect(definition?.function.parameters).not.toHaveProperty("$schema");
   });
 
+  it("reports the tool's own execution time apart from the pipeline around it", async () => {
+    const sleeper = defineTool({
+      name: "sleep",
+      description: "Sleeps.",
+      kind: "read",
+      inputSchema: z.object({ ms: z.number() }),
+      execute: async (input) => {
+        await new Promise((resolve) => setTimeout(resolve, input.ms));
+        return okResult("slept", { summary: "slept" });
+      },
+    });
+    // A slow gate before the tool: pipeline time, not the tool's.
+    const slowGate = {
+      decide: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        return { allowed: true as const, reason: "slow" };
+      },
+    };
+    const invocation = await registry([sleeper], { approvalGate: slowGate }).invoke(
+      call("sleep", '{"ms":30}'),
+      context,
+    );
+    expect(invocation.executeMs).toBeGreaterThanOrEqual(25);
+    expect(invocation.executeMs).toBeLessThan(invocation.durationMs - 50);
+    const refused = await registry([sleeper]).invoke(call("sleep", '{"ms":"x"}'), context);
+    expect(refused.executeMs).toBe(0);
+  });
+
   it("answers an unknown tool with TOOL_NOT_FOUND naming the available tools", async () => {
     const invocation = await registry([echo]).invoke(call("nope", "{}"), context);
     expect(invocation.result.error?.error_type).toBe("TOOL_NOT_FOUND");
