@@ -49,15 +49,22 @@ export function prepareQueueDatabase(db: Database): void {
   db.pragma("synchronous = FULL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
-  const version = db.pragma("user_version", { simple: true });
-  if (version === SQLITE_QUEUE_SCHEMA_VERSION) return;
-  if (version !== 0) {
-    throw new QueueError(
-      "STORE_FAILED",
-      `queue database has schema version ${String(version)}; this build knows ${SQLITE_QUEUE_SCHEMA_VERSION}`,
-    );
-  }
+  const checkVersion = (): boolean => {
+    const version = db.pragma("user_version", { simple: true });
+    if (version === SQLITE_QUEUE_SCHEMA_VERSION) return true;
+    if (version !== 0) {
+      throw new QueueError(
+        "STORE_FAILED",
+        `queue database has schema version ${String(version)}; this build knows ${SQLITE_QUEUE_SCHEMA_VERSION}`,
+      );
+    }
+    return false;
+  };
+  if (checkVersion()) return;
+  // Two processes may open a new database at once: the write lock of an immediate transaction
+  // lets one create the schema; the other then sees the version inside its own and does nothing.
   db.transaction(() => {
+    if (checkVersion()) return;
     db.exec(SCHEMA_V1);
     db.pragma(`user_version = ${SQLITE_QUEUE_SCHEMA_VERSION}`);
   }).immediate();
