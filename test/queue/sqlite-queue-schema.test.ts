@@ -16,14 +16,14 @@ describe("prepareQueueDatabase", () => {
       // the interleaving two processes starting together can produce.
       const pragma = second.pragma.bind(second);
       let raced = false;
-      second.pragma = ((source: string, options?: Database.PragmaOptions) => {
+      second.pragma = (source: string, options?: Database.PragmaOptions) => {
         const value: unknown = pragma(source, options);
         if (source === "user_version" && !raced) {
           raced = true;
           prepareQueueDatabase(first);
         }
         return value;
-      });
+      };
       expect(() => prepareQueueDatabase(second)).not.toThrow();
       expect(raced).toBe(true);
       expect(pragma("user_version", { simple: true })).toBe(SQLITE_QUEUE_SCHEMA_VERSION);
