@@ -4,10 +4,11 @@
  * run.
  *
  * The whole `createAgentRunner` path runs: session and registry, the context manager (token
- * counting, no pruning: the window is huge on purpose), pinned facts, events, the trace (fsync per
- * line), the tool-call journal and the checkpoint after each model response and each turn. A run
- * with N messages is seeded as a checkpoint and continued with `resume`, so every size is measured
- * on the same path. The model is an in-process fake that answers at once with one read_file call.
+ * counting, no pruning: the window is huge on purpose), pinned facts, events, the trace, the
+ * tool-call journal and the checkpoint after each model response. A run with N messages is seeded
+ * as a checkpoint and continued with `resume`, so every size is measured on the same path; each
+ * size is measured over RUNS_PER_SIZE such runs. The model is an in-process fake that answers at
+ * once with one read_file call.
  *
  * Overhead of a turn = time from the end of one model call to the start of the next, minus the time
  * the tool itself ran (read_file's own file-system work, reported by the registry as executeMs):
@@ -31,8 +32,13 @@ import { createCheckpointStore } from "../src/core/persistence/create-checkpoint
 import type { CompletedToolCall } from "../src/core/persistence/run-checkpoint.js";
 
 const HISTORY_SIZES = [10, 100, 1_000] as const;
-/** Turns measured per size; the first turn after resume is skipped (it includes start-up). */
+/** Turns measured per run; the first turn after resume is skipped (it includes start-up). */
 const MEASURED_TURNS = 20;
+/**
+ * Seeded runs per size, their turns pooled: a shared machine's hiccups then move the median less.
+ * Each run starts again from `size` messages, so the history stays near the size measured.
+ */
+const RUNS_PER_SIZE = 3;
 const SERIALISE_REPEATS = 5;
 const MODEL = "gpt-4.1-mini";
 const GOAL = "Find where the report totals are computed and explain the rounding.";
@@ -160,8 +166,37 @@ export interface OverheadMeasure {
   readonly requestKilobytes: number;
 }
 
-/** Seeds a run of `size` messages, resumes it for MEASURED_TURNS + 2 model calls, and times the gaps. */
+interface RunSamples {
+  readonly gaps: readonly number[];
+  readonly turns: readonly number[];
+  readonly serialise: readonly number[];
+  readonly requestBytes: number;
+}
+
+/** RUNS_PER_SIZE seeded runs of `size` messages; the medians of their pooled turns. */
 export async function measureOverhead(size: number, baseDir: string = tmpdir()): Promise<OverheadMeasure> {
+  const gaps: number[] = [];
+  const turns: number[] = [];
+  const serialise: number[] = [];
+  let requestBytes = 0;
+  for (let run = 0; run < RUNS_PER_SIZE; run += 1) {
+    const samples = await sampleRun(size, baseDir);
+    gaps.push(...samples.gaps);
+    turns.push(...samples.turns);
+    serialise.push(...samples.serialise);
+    requestBytes = samples.requestBytes;
+  }
+  return {
+    historySize: size,
+    overheadMs: median(gaps),
+    turnMs: median(turns),
+    serialiseMs: median(serialise),
+    requestKilobytes: requestBytes / 1024,
+  };
+}
+
+/** Seeds a run of `size` messages, resumes it for MEASURED_TURNS + 2 model calls, and times the gaps. */
+async function sampleRun(size: number, baseDir: string): Promise<RunSamples> {
   const root = await mkdtemp(path.join(baseDir, "agentforge-bench-overhead-"));
   try {
     const workspace = path.join(root, "workspace");
@@ -225,14 +260,7 @@ export async function measureOverhead(size: number, baseDir: string = tmpdir()):
       gaps.push(to - from - toolMs);
       serialise.push(timings[index + 1]?.serialiseMs ?? 0);
     }
-    const last = timings.at(-1);
-    return {
-      historySize: size,
-      overheadMs: median(gaps),
-      turnMs: median(turns),
-      serialiseMs: median(serialise),
-      requestKilobytes: (last?.bodyBytes ?? 0) / 1024,
-    };
+    return { gaps, turns, serialise, requestBytes: timings.at(-1)?.bodyBytes ?? 0 };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -22,6 +22,7 @@ import type { Tool, CommandRunner } from "./tools/tool.js";
 import { renderToolMessage } from "./tools/render-tool-result.js";
 import { buildRunSession, ledgerLimitsFor, loadSkills } from "./run/build-run-session.js";
 import { replaySettledCalls } from "./run/replay-settled-calls.js";
+import { readTracedCallEnds } from "./trace/read-traced-call-ends.js";
 import {
   fromCheckpointTask,
   restoreFacts,
@@ -89,6 +90,10 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
   ): Promise<AgentRunResult> {
     const paths = await store.prepareRun(runId);
     const tracePath = task.tracePath ?? options.resume?.tracePath ?? paths.trace;
+    // Read before this process appends: what the crashed one had already told of its last turn.
+    const tracedCallEnds = options.resume
+      ? await readTracedCallEnds(tracePath, options.resume.turn)
+      : new Set<string>();
     const fence = createFence();
     const safety = createContentSafety({ redactor, fence, scratchDir: paths.scratch });
     let extraUsage: UsageTotals | null = null;
@@ -157,7 +162,7 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
         "resume.interrupted_calls": plan.interruptedCalls.length,
         "resume.pending_calls": plan.pendingCalls.length,
       });
-      replaySettledCalls(plan, options.resume?.turn ?? 0, { facts, context, onEvent });
+      replaySettledCalls(plan, options.resume?.turn ?? 0, { facts, context, onEvent }, tracedCallEnds);
     }
     const history: ChatMessage[] = plan
       ? [...plan.history]
@@ -213,10 +218,10 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
             startUsage: options.resume.usage,
           }
         : {}),
+      // One checkpoint a turn, after the model's response and before its calls run. A turn's
+      // results reach the journal as each call finishes, so a crash while the next response is
+      // awaited resumes from that checkpoint and the journal without running anything again.
       onModelResponse: (state) => {
-        checkpoint(state, "running");
-      },
-      onTurnComplete: (state) => {
         checkpoint(state, "running");
       },
       toolHooks: {

@@ -8,7 +8,13 @@ import type { ChatMessage } from "../../src/core/model/model-types.js";
 import { createCheckpointStore } from "../../src/core/persistence/create-checkpoint-store.js";
 import { parseMockScript, type MockScript } from "../../src/mock-model/mock-script.js";
 import { startMockModelServer, type MockModelServer } from "../../src/mock-model/start-mock-model-server.js";
-import { eventsOfType, listRunIds, readTraceRecords, toolStartsById } from "./support/read-run-files.js";
+import {
+  eventsOfType,
+  listRunIds,
+  readTraceRecords,
+  toolEndsById,
+  toolStartsById,
+} from "./support/read-run-files.js";
 import { runCli, startCli, waitFor, type RunningCli } from "./support/run-cli.js";
 
 /**
@@ -297,7 +303,14 @@ describe("agentforge run --resume after SIGKILL", () => {
       { type: "text", text: "Wrote the notes and counted once." },
     ]);
     expect(outcome.code).toBe(0);
-    expect(JSON.parse(outcome.stdout)).toMatchObject({ runId, exitReason: "final_answer", turns: 2 });
+    const result = JSON.parse(outcome.stdout) as {
+      filesChanged: string[];
+      commandsRun: { command: string }[];
+    };
+    expect(result).toMatchObject({ runId, exitReason: "final_answer", turns: 2 });
+    // The pinned facts of the killed turn survive: what it changed and ran is still known.
+    expect(result.filesChanged).toEqual(["notes.txt"]);
+    expect(result.commandsRun.map((command) => command.command)).toEqual(["node count.js one"]);
     expect(sideEffects(repo, "count.log")).toEqual(["one"]);
     expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("edited after the crash\n");
 
@@ -317,6 +330,9 @@ describe("agentforge run --resume after SIGKILL", () => {
     expect(records.filter((record) => record.record === "header")).toHaveLength(1);
     expect(records.filter((record) => record.record === "footer")).toHaveLength(1);
     expect(Object.fromEntries(toolStartsById(records))).toEqual({ call_write: 1, call_count: 1 });
+    // The killed process had told both outcomes; the resumed one reuses the results from the
+    // journal without telling them a second time.
+    expect(Object.fromEntries(toolEndsById(records))).toEqual({ call_write: 1, call_count: 1 });
     expect(eventsOfType(records, "run-resumed")[0]?.attributes).toMatchObject({
       "resume.interrupted_calls": 0,
       "resume.pending_calls": 0,

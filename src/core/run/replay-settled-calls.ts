@@ -4,9 +4,11 @@ import type { ResumePlan } from "../persistence/plan-resume.js";
 import type { ToolResult } from "../tools/tool-result.js";
 
 /**
- * Calls that finished (or were cut off) after the last checkpoint never reached `observe` in the
- * crashed process: their facts (files changed, commands, failures) and their outcome in the
- * trace would be lost. Replays them in call order, as the loop would have after the batch.
+ * Calls that finished (or were cut off) after the last checkpoint: the checkpoint (taken after the
+ * model response that asked for them) does not hold their facts (files changed, commands,
+ * failures). Replays them in call order, as the loop does after a batch, and tells their outcome
+ * in the trace unless the crashed process already had (it crashed after `observe`, while waiting
+ * for the next model response).
  */
 export function replaySettledCalls(
   plan: ResumePlan,
@@ -16,6 +18,8 @@ export function replaySettledCalls(
     readonly context: { recordToolResult(callId: string, result: ToolResult): void };
     readonly onEvent: LoopEventListener;
   },
+  /** Calls whose end the trace already tells (the crashed process traced them): not told twice. */
+  alreadyTraced: ReadonlySet<string> = new Set(),
 ): void {
   const settled = new Map<string, { name: string; result: unknown }>();
   for (const reused of plan.reusedResults) settled.set(reused.callId, reused);
@@ -34,6 +38,7 @@ export function replaySettledCalls(
       result,
     );
     sinks.context.recordToolResult(message.tool_call_id, result);
+    if (alreadyTraced.has(message.tool_call_id)) continue;
     sinks.onEvent({
       type: "tool-call-end",
       turn,

@@ -30,10 +30,19 @@ export function eventsOfType(records: readonly TraceRecord[], type: string): Tra
 
 /** How many times the trace saw each tool call start, by call id. */
 export function toolStartsById(records: readonly TraceRecord[]): Map<string, number> {
-  const starts = new Map<string, number>();
-  for (const record of eventsOfType(records, "tool-call-start")) {
+  return countById(records, "tool-call-start");
+}
+
+/** How many times the trace tells each tool call's end, by call id. */
+export function toolEndsById(records: readonly TraceRecord[]): Map<string, number> {
+  return countById(records, "tool-call-end");
+}
+
+function countById(records: readonly TraceRecord[], type: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const record of eventsOfType(records, type)) {
     const id = String(record.attributes?.["tool_call.id"]);
-    starts.set(id, (starts.get(id) ?? 0) + 1);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  return starts;
+  return counts;
 }
