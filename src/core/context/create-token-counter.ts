@@ -88,9 +88,11 @@ function loadEncoder(encoding: EncodingName): EncodeFunction {
 
 /**
  * Strings counted again and again (system prompt, ledger, role names, a message's fields when a
- * fresh copy of it is measured) are remembered by content, the most recent few hundred.
+ * fresh copy of it is measured) are remembered by content: the most recent few hundred, and no
+ * more than TEXT_CACHE_MAX_CHARS in all, since the cache keeps the texts themselves alive.
  */
 const TEXT_CACHE_SIZE = 512;
+const TEXT_CACHE_MAX_CHARS = 1024 * 1024;
 /** Longer texts are rare repeats (whole files); hashing them for the cache would cost for nothing. */
 const TEXT_CACHE_MAX_LENGTH = 64 * 1024;
 
@@ -99,6 +101,7 @@ export function createTokenCounter(model: string): TokenCounter {
   const messageCounts = new WeakMap<ChatMessage, number>();
   const toolCounts = new WeakMap<ToolDefinition, number>();
   const textCounts = new Map<string, number>();
+  let cachedChars = 0;
 
   function count(text: string): number {
     if (text.length === 0) return 0;
@@ -111,11 +114,17 @@ export function createTokenCounter(model: string): TokenCounter {
       return known;
     }
     const counted = loadEncoder(choice.encoding)(text);
-    if (textCounts.size >= TEXT_CACHE_SIZE) {
+    while (
+      textCounts.size > 0 &&
+      (textCounts.size >= TEXT_CACHE_SIZE || cachedChars + text.length > TEXT_CACHE_MAX_CHARS)
+    ) {
       const oldest = textCounts.keys().next();
-      if (oldest.done !== true) textCounts.delete(oldest.value);
+      if (oldest.done === true) break;
+      textCounts.delete(oldest.value);
+      cachedChars -= oldest.value.length;
     }
     textCounts.set(text, counted);
+    cachedChars += text.length;
     return counted;
   }
 

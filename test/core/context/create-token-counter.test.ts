@@ -87,6 +87,12 @@ describe("createTokenCounter", () => {
     expect(texts.map((text) => counter.count(text))).toEqual(expected);
     expect([...texts].reverse().map((text) => counter.count(text))).toEqual([...expected].reverse());
     expect(counter.count("assistant")).toBe(fresh().count("assistant"));
+    // Big texts push each other out by size, long before the count limit; counts stay right.
+    const big = Array.from({ length: 24 }, (_, index) => `chunk ${index} `.repeat(6_000));
+    const bigExpected = big.map((text) => fresh().count(text));
+    expect(big.map((text) => counter.count(text))).toEqual(bigExpected);
+    expect([...big].reverse().map((text) => counter.count(text))).toEqual([...bigExpected].reverse());
+    expect(texts.slice(0, 50).map((text) => counter.count(text))).toEqual(expected.slice(0, 50));
     // A text too long to remember is still counted.
     const long = "word ".repeat(20_000);
     expect(counter.count(long)).toBe(fresh().count(long));
