@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { findNestedRepositories, nestedRepositoriesMessage } from "../sandbox/find-nested-repositories.js";
 
 const execFileAsync = promisify(execFile);
 
@@ -22,6 +23,12 @@ export async function runEvalGit(workspace: string, args: readonly string[]): Pr
       "core.hooksPath=/dev/null",
       "-c",
       "init.defaultBranch=main",
+      "-c",
+      "core.fsmonitor=false",
+      "-c",
+      "submodule.recurse=false",
+      "-c",
+      "diff.ignoreSubmodules=all",
       ...args,
     ],
     {
@@ -49,6 +56,9 @@ export async function commitFixture(workspace: string): Promise<void> {
  * not count), sorted.
  */
 export async function listChangedFiles(workspace: string): Promise<string[]> {
+  // `status` would start a git inside each nested repository the run made, under its config.
+  const nested = await findNestedRepositories(workspace);
+  if (nested.length > 0) throw new Error(nestedRepositoriesMessage(nested));
   const output = await runEvalGit(workspace, [
     "status",
     "--porcelain=v1",

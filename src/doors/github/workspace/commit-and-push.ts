@@ -1,4 +1,8 @@
 import type { SimpleGit } from "simple-git";
+import {
+  findNestedRepositories,
+  nestedRepositoriesMessage,
+} from "../../../core/sandbox/find-nested-repositories.js";
 import { createGit } from "./create-git.js";
 import { describeGitFailure } from "./redact-token.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
@@ -98,6 +102,10 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
   let sha: string;
   try {
     await git.raw(["check-ref-format", `refs/heads/${options.branch}`]);
+    // `add` and `commit` would start a git inside each nested repository, under its own config.
+    const nested = await findNestedRepositories(options.workspaceRoot);
+    if (nested.length > 0)
+      return { committed: false, pushed: false, error: nestedRepositoriesMessage(nested) };
     await git.raw(["add", "--all"]);
     const staged = await git.raw(["diff", "--cached", "--name-only"]);
     if (staged.trim().length === 0) {

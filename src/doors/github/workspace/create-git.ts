@@ -38,8 +38,14 @@ export function createGit(options: CreateGitOptions): SimpleGit {
     baseDir: options.baseDirectory,
     allowEnvironment: allowedNames,
     // The config variables are ours (see buildGitEnvironment), never taken from a repository or a
-    // user; the hooks path is only ever set to /dev/null, to switch hooks off.
-    unsafe: { allowUnsafeConfigEnvCount: true, allowUnsafeConfigPaths: true, allowUnsafeHooksPath: true },
+    // user; the hooks path is only ever set to /dev/null, to switch hooks off, and the file-system
+    // monitor only ever to false, to switch it off.
+    unsafe: {
+      allowUnsafeConfigEnvCount: true,
+      allowUnsafeConfigPaths: true,
+      allowUnsafeHooksPath: true,
+      allowUnsafeFsMonitor: true,
+    },
     errors: failOnNonZeroExit,
     ...(options.signal === undefined ? {} : { abort: options.signal }),
   });

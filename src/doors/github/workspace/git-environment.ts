@@ -70,6 +70,10 @@ export function buildGitEnvironment(
     ["commit.gpgSign", "false"],
     ["gc.auto", "0"],
     ["maintenance.auto", "false"],
+    // Environment config reaches every git this one starts: no file-system monitor program, no
+    // recursing into submodules (callers also refuse to run with nested repositories present).
+    ["core.fsmonitor", "false"],
+    ["submodule.recurse", "false"],
     ...settings,
   ];
   const origin = authentication === undefined ? undefined : originOf(authentication.remoteUrl);

@@ -1,6 +1,10 @@
 import { lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import {
+  findNestedRepositories,
+  nestedRepositoriesMessage,
+} from "../../../core/sandbox/find-nested-repositories.js";
 import { createGit } from "./create-git.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -36,6 +40,9 @@ export async function captureWorkspaceChanges(
     baseDirectory: workspaceRoot,
     ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
   });
+  // `git diff` against the worktree would start a git inside each nested repository.
+  const nested = await findNestedRepositories(workspaceRoot);
+  if (nested.length > 0) throw new WorkspaceError("CHANGES_NOT_CARRIED", nestedRepositoriesMessage(nested));
   const trackedPatch = await withScratchFile(async (patchFile) => {
     // No external diff or text conversion: the patch must be exact, and nothing in the repository
     // runs. Written to a file, not read from stdout, which would be decoded as UTF-8.

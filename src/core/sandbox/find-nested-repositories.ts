@@ -1,0 +1,93 @@
+import { execFile } from "node:child_process";
+import { lstat } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * The git repositories nested in a workspace that the host's git would step into: gitlinks in the
+ * index whose folder holds a `.git`, and untracked folders git reports as embedded repositories.
+ *
+ * Sandboxed commands may write anywhere in the workspace, so such a repository's own config is
+ * theirs to write. When the host then runs `git add`, `git commit`, `git status` or `git diff`
+ * in the outer repository, git starts a second git in every populated gitlink to see whether it
+ * changed, and that one obeys the nested config: a clean filter or `core.fsmonitor` there is a
+ * command of the sandbox's choosing run on the host, outside the sandbox. Callers refuse to run
+ * such commands while this list is not empty.
+ *
+ * Only `git ls-files` runs here: it reads the index and lists the folder, and starts no process in
+ * a nested repository. Paths are relative to the workspace, sorted.
+ */
+export async function findNestedRepositories(workspaceRoot: string): Promise<string[]> {
+  const [staged, untracked] = await Promise.all([
+    listFiles(workspaceRoot, ["--stage"]),
+    listFiles(workspaceRoot, ["--others", "--exclude-standard"]),
+  ]);
+  const candidates = new Set<string>();
+  for (const entry of staged) {
+    // "<mode> <object> <stage>\t<path>"; 160000 is a gitlink (a submodule's commit).
+    const tab = entry.indexOf("\t");
+    if (tab !== -1 && entry.startsWith("160000 ")) candidates.add(entry.slice(tab + 1));
+  }
+  // git lists an embedded repository as its folder, with a trailing slash, and does not enter it.
+  for (const entry of untracked) if (entry.endsWith("/")) candidates.add(entry.slice(0, -1));
+  const nested: string[] = [];
+  for (const candidate of candidates) {
+    if (await exists(path.join(workspaceRoot, candidate, ".git"))) nested.push(candidate);
+  }
+  return nested.sort();
+}
+
+async function listFiles(workspaceRoot: string, options: readonly string[]): Promise<string[]> {
+  const { stdout } = await execFileAsync(
+    "git",
+    [
+      // Nothing configured in the repository or on the host may start a program here.
+      "-c",
+      "core.fsmonitor=false",
+      "-c",
+      "core.hooksPath=/dev/null",
+      "-c",
+      `safe.directory=${workspaceRoot}`,
+      "ls-files",
+      "-z",
+      ...options,
+    ],
+    {
+      cwd: workspaceRoot,
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_CONFIG_GLOBAL: "/dev/null",
+      },
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  return stdout.split("\0").filter((entry) => entry !== "");
+}
+
+async function exists(target: string): Promise<boolean> {
+  try {
+    await lstat(target);
+    return true;
+  } catch (error) {
+    if (
+      (error as NodeJS.ErrnoException).code === "ENOENT" ||
+      (error as NodeJS.ErrnoException).code === "ENOTDIR"
+    )
+      return false;
+    throw error;
+  }
+}
+
+/** The refusal every caller gives, naming what to remove. */
+export function nestedRepositoriesMessage(nested: readonly string[]): string {
+  const shown = nested.slice(0, 5).join(", ");
+  const more = nested.length > 5 ? ` and ${nested.length - 5} more` : "";
+  return (
+    `the workspace holds nested git repositories (${shown}${more}); git is not run on them on this ` +
+    "machine, since their configuration could make it run commands outside the sandbox. " +
+    "Remove their .git (or the folders) and run again."
+  );
+}

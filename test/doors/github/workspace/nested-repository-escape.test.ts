@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findNestedRepositories } from "../../../../src/core/sandbox/find-nested-repositories.js";
+import { listChangedFiles } from "../../../../src/core/eval/eval-git.js";
+import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
+import { captureWorkspaceChanges } from "../../../../src/doors/github/workspace/workspace-changes.js";
+
+/*
+ * What a sandboxed command can do, since the whole workspace is writable for it: make a git
+ * repository inside the workspace whose own config names a program (a clean filter, a file-system
+ * monitor), and stage it as a gitlink through the writable index. Host git commands in the outer
+ * repository then start a git inside it, which runs that program on the host. These tests make
+ * such a repository for real and check that no host-side step runs git over it.
+ */
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/",
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+
+describe("nested repositories made in the sandbox", () => {
+  let dir: string;
+  let workspace: string;
+  let markers: string;
+  let baseSha: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "agentforge-nested-"));
+    workspace = join(dir, "workspace");
+    markers = join(dir, "ran-on-host");
+    mkdirSync(workspace);
+    mkdirSync(markers);
+    git(workspace, "init", "-q");
+    writeFileSync(join(workspace, "a.txt"), "one\n");
+    git(workspace, "add", "a.txt");
+    git(workspace, "commit", "-q", "-m", "base");
+    baseSha = git(workspace, "rev-parse", "HEAD").trim();
+
+    // The hostile repository, two folders down, staged as a gitlink, then changed.
+    const evil = join(workspace, "deep", "er", "evil");
+    mkdirSync(evil, { recursive: true });
+    git(evil, "init", "-q");
+    writeFileSync(join(evil, ".gitattributes"), "* filter=evil\n");
+    writeFileSync(join(evil, "s.txt"), "s\n");
+    git(evil, "add", "-A");
+    git(evil, "commit", "-q", "-m", "s");
+    git(evil, "config", "core.fsmonitor", `touch ${join(markers, "fsmonitor")}; echo`);
+    git(evil, "config", "filter.evil.clean", `touch ${join(markers, "filter")}; cat`);
+    git(
+      workspace,
+      "update-index",
+      "--add",
+      "--cacheinfo",
+      `160000,${git(evil, "rev-parse", "HEAD").trim()},deep/er/evil`,
+    );
+    appendFileSync(join(evil, "s.txt"), "changed\n");
+    // And one not staged, with a commit: git reports it as an embedded repository.
+    const other = join(workspace, "other");
+    mkdirSync(other);
+    git(other, "init", "-q");
+    writeFileSync(join(other, "o.txt"), "o\n");
+    git(other, "add", "o.txt");
+    git(other, "commit", "-q", "-m", "o");
+    writeFileSync(join(workspace, "a.txt"), "two\n");
+  });
+
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ranOnHost = (): boolean =>
+    existsSync(join(markers, "fsmonitor")) || existsSync(join(markers, "filter"));
+
+  it("finds the staged gitlink and the embedded repository without running anything in them", async () => {
+    expect(await findNestedRepositories(workspace)).toEqual(["deep/er/evil", "other"]);
+    expect(ranOnHost()).toBe(false);
+  });
+
+  it("refuses to commit and push, naming them, and runs nothing on the host", async () => {
+    const result = await commitAndPush({
+      workspaceRoot: workspace,
+      branch: "agentforge/issue-1",
+      message: "x",
+      author: { name: "agentforge[bot]", email: "1+agentforge[bot]@users.noreply.github.com" },
+      token: "ghs_nestedTestToken0123456789abcdefABCDEF",
+      remoteUrl: join(dir, "remote.git"),
+    });
+    expect(result).toMatchObject({ committed: false, pushed: false });
+    expect(result.error).toContain("deep/er/evil");
+    expect(ranOnHost()).toBe(false);
+  });
+
+  it("refuses to carry the workspace to another worker, and the eval refuses to list its changes", async () => {
+    await expect(captureWorkspaceChanges(workspace, baseSha)).rejects.toMatchObject({
+      code: "CHANGES_NOT_CARRIED",
+      message: expect.stringContaining("nested git repositories") as unknown as string,
+    });
+    await expect(listChangedFiles(workspace)).rejects.toThrow(
+      /nested git repositories \(deep\/er\/evil, other\)/,
+    );
+    expect(ranOnHost()).toBe(false);
+  });
+
+  it("is a real threat: the same host command without the check runs the nested repository's program", () => {
+    git(workspace, "add", "--all");
+    expect(ranOnHost()).toBe(true);
+  });
+});
