@@ -3,6 +3,7 @@ import {
   findNestedRepositories,
   nestedRepositoriesMessage,
 } from "../../../core/sandbox/find-nested-repositories.js";
+import { findObjectAlternates } from "../../../core/sandbox/find-object-alternates.js";
 import { createGit } from "./create-git.js";
 import { describeGitFailure } from "./redact-token.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
@@ -106,6 +107,15 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
     const nested = await findNestedRepositories(options.workspaceRoot);
     if (nested.length > 0)
       return { committed: false, pushed: false, error: nestedRepositoriesMessage(nested) };
+    // Objects borrowed from elsewhere on this machine could be pushed along with the commit.
+    const alternates = await findObjectAlternates(options.workspaceRoot);
+    if (alternates.length > 0) {
+      return {
+        committed: false,
+        pushed: false,
+        error: `the checkout's git directory names other object stores (${alternates.join(", ")}); nothing is committed or pushed from it`,
+      };
+    }
     await git.raw(["add", "--all"]);
     const staged = await git.raw(["diff", "--cached", "--name-only"]);
     if (staged.trim().length === 0) {

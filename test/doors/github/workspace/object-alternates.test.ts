@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findObjectAlternates } from "../../../../src/core/sandbox/find-object-alternates.js";
+import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
+
+/*
+ * A sandboxed command cannot read another repository on this machine, but it can write the
+ * checkout's `objects/info/alternates` and point a ref at a commit it knows the id of. The host's
+ * commit and push would then carry that other repository's history to the pull request.
+ */
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/",
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
+describe("object alternates written in the sandbox", () => {
+  let dir: string;
+  let workspace: string;
+  let remote: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "agentforge-alternates-"));
+    // Another tenant's repository on the same machine, with a commit whose id is known.
+    const victim = join(dir, "victim");
+    mkdirSync(victim);
+    git(victim, "init", "-q");
+    writeFileSync(join(victim, "secret.txt"), "TOP SECRET\n");
+    git(victim, "add", ".");
+    git(victim, "commit", "-q", "-m", "secret");
+    const victimCommit = git(victim, "rev-parse", "HEAD").trim();
+
+    remote = join(dir, "remote.git");
+    git(dir, "init", "-q", "--bare", remote);
+    workspace = join(dir, "workspace");
+    mkdirSync(workspace);
+    git(workspace, "init", "-q");
+    writeFileSync(join(workspace, "a.txt"), "one\n");
+    git(workspace, "add", ".");
+    git(workspace, "commit", "-q", "-m", "base");
+    // What the sandboxed command writes: an alternate object store and the current branch moved.
+    writeFileSync(
+      join(workspace, ".git", "objects", "info", "alternates"),
+      `${join(victim, ".git", "objects")}\n`,
+    );
+    const branch = git(workspace, "symbolic-ref", "HEAD").trim();
+    git(workspace, "update-ref", branch, victimCommit);
+    writeFileSync(join(workspace, "a.txt"), "two\n");
+  });
+
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses to commit or push, and the remote never sees the other repository", async () => {
+    expect(await findObjectAlternates(workspace)).toEqual([".git/objects/info/alternates"]);
+    const result = await commitAndPush({
+      workspaceRoot: workspace,
+      branch: "agentforge/issue-1",
+      message: "x",
+      author: { name: "agentforge[bot]", email: "1+agentforge[bot]@users.noreply.github.com" },
+      token: "ghs_alternatesTestToken0123456789abcdefAB",
+      remoteUrl: remote,
+    });
+    expect(result).toMatchObject({ committed: false, pushed: false });
+    expect(result.error).toContain("objects/info/alternates");
+    expect(git(remote, "for-each-ref").trim()).toBe("");
+  });
+
+  it("is a real threat: a plain commit and push would carry the other repository's secret", () => {
+    git(workspace, "add", "--all");
+    git(workspace, "commit", "-q", "-m", "agent");
+    git(workspace, "push", "-q", remote, "HEAD:refs/heads/leak");
+    expect(git(remote, "show", "leak~1:secret.txt")).toBe("TOP SECRET\n");
+  });
+});
