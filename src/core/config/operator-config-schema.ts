@@ -49,6 +49,14 @@ export const operatorConfigSchema = z.strictObject({
       max_wall_clock_ms: z.number().int().positive().optional(),
     })
     .default({ max_turns: 40 }),
+  /** Per GitHub App installation and UTC day; each AGENTFORGE_BUDGET_* variable overrides its field. */
+  installation_budgets: z
+    .strictObject({
+      tokens_per_day: z.number().int().positive().optional(),
+      cost_usd_per_day: z.number().positive().optional(),
+      concurrent_tasks: z.number().int().positive().optional(),
+    })
+    .default({}),
   timeouts: z
     .strictObject({
       inference_ms: z.number().int().positive().default(300_000),

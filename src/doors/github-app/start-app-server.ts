@@ -11,7 +11,7 @@ import { listRecordedWorkspaces } from "../github/jobs/task-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
 import type { BudgetLimits } from "./budgets/create-installation-budgets.js";
 import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
-import { hasBudgetLimits, readBudgetLimits } from "./budgets/read-budget-limits.js";
+import { hasBudgetLimits, mergeBudgetLimits, readBudgetLimits } from "./budgets/read-budget-limits.js";
 import { createAgentForgeApp } from "./create-agent-forge-app.js";
 import { createAppProbot } from "./create-app-probot.js";
 import { createHealthServer } from "./create-health-server.js";
@@ -211,7 +211,9 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   });
   activeRedactor = runtime.runner.redactor;
   const redact = (text: string): string => runtime.runner.redactor.redact(text);
-  const concurrentTasks = settings.budgetLimits.concurrentTasks;
+  // The operator config's installation budgets, each overridden by its AGENTFORGE_BUDGET_* variable.
+  const budgetLimits = mergeBudgetLimits(runtime.config.installation_budgets, settings.budgetLimits);
+  const concurrentTasks = budgetLimits.concurrentTasks;
   const queue = await openTaskQueue({
     decodePayload: decodeGitHubTask,
     env,
@@ -222,9 +224,9 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     ...(concurrentTasks === undefined ? {} : { perInstallationConcurrency: concurrentTasks }),
   });
   const metrics = createMetrics({ queue, withProcessMetrics: true });
-  const opened: OpenedBudgets | null = hasBudgetLimits(settings.budgetLimits)
+  const opened: OpenedBudgets | null = hasBudgetLimits(budgetLimits)
     ? openInstallationBudgets({
-        limits: settings.budgetLimits,
+        limits: budgetLimits,
         dataDir: runtime.dataDir,
         ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
         redisPrefix: settings.redisPrefix,

@@ -38,3 +38,28 @@ export function hasBudgetLimits(limits: BudgetLimits): boolean {
     limits.concurrentTasks !== undefined
   );
 }
+
+/** The operator config's `installation_budgets`, in the shape the budgets use. */
+export interface ConfiguredBudgets {
+  readonly tokens_per_day?: number | undefined;
+  readonly cost_usd_per_day?: number | undefined;
+  readonly concurrent_tasks?: number | undefined;
+}
+
+/**
+ * The limits in force: the operator config's, each overridden by its environment variable when
+ * that one is set (the environment is read and checked by readBudgetLimits).
+ */
+export function mergeBudgetLimits(
+  configured: ConfiguredBudgets,
+  fromEnvironment: BudgetLimits,
+): BudgetLimits {
+  const tokensPerDay = fromEnvironment.tokensPerDay ?? configured.tokens_per_day;
+  const costUsdPerDay = fromEnvironment.costUsdPerDay ?? configured.cost_usd_per_day;
+  const concurrentTasks = fromEnvironment.concurrentTasks ?? configured.concurrent_tasks;
+  return {
+    ...(tokensPerDay === undefined ? {} : { tokensPerDay }),
+    ...(costUsdPerDay === undefined ? {} : { costUsdPerDay }),
+    ...(concurrentTasks === undefined ? {} : { concurrentTasks }),
+  };
+}
