@@ -13,8 +13,8 @@ const execFileAsync = promisify(execFile);
  * theirs to write. When the host then runs `git add`, `git commit`, `git status` or `git diff`
  * in the outer repository, git starts a second git in every populated gitlink to see whether it
  * changed, and that one obeys the nested config: a clean filter or `core.fsmonitor` there is a
- * command of the sandbox's choosing run on the host, outside the sandbox. Callers refuse to run
- * such commands while this list is not empty.
+ * command of the sandbox's choosing run on the host, outside the sandbox. Callers keep host git
+ * out of them (pathspec exclusions, `--ignore-submodules=all`).
  *
  * Only `git ls-files` runs here: it reads the index and lists the folder, and starts no process in
  * a nested repository. Paths are relative to the workspace, sorted.
@@ -79,15 +79,4 @@ async function exists(target: string): Promise<boolean> {
       return false;
     throw error;
   }
-}
-
-/** The refusal every caller gives, naming what to remove. */
-export function nestedRepositoriesMessage(nested: readonly string[]): string {
-  const shown = nested.slice(0, 5).join(", ");
-  const more = nested.length > 5 ? ` and ${nested.length - 5} more` : "";
-  return (
-    `the workspace holds nested git repositories (${shown}${more}); git is not run on them on this ` +
-    "machine, since their configuration could make it run commands outside the sandbox. " +
-    "Remove their .git (or the folders) and run again."
-  );
 }

@@ -1,8 +1,5 @@
 import type { SimpleGit } from "simple-git";
-import {
-  findNestedRepositories,
-  nestedRepositoriesMessage,
-} from "../../../core/sandbox/find-nested-repositories.js";
+import { findNestedRepositories } from "../../../core/sandbox/find-nested-repositories.js";
 import { findObjectAlternates } from "../../../core/sandbox/find-object-alternates.js";
 import { createGit } from "./create-git.js";
 import { describeGitFailure } from "./redact-token.js";
@@ -48,6 +45,8 @@ export interface CommitAndPushResult {
   readonly pushed: boolean;
   /** What went wrong, with the token removed; the caller turns it into a comment. */
   readonly error?: string;
+  /** Nested repositories (submodules, repositories made in the checkout) not committed. */
+  readonly leftOut?: readonly string[];
 }
 
 const IDENTITY_PATTERN = /^[^<>\n]+$/;
@@ -101,12 +100,9 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
   });
 
   let sha: string;
+  let leftOut: string[] = [];
   try {
     await git.raw(["check-ref-format", `refs/heads/${options.branch}`]);
-    // `add` and `commit` would start a git inside each nested repository, under its own config.
-    const nested = await findNestedRepositories(options.workspaceRoot);
-    if (nested.length > 0)
-      return { committed: false, pushed: false, error: nestedRepositoriesMessage(nested) };
     // Objects borrowed from elsewhere on this machine could be pushed along with the commit.
     const alternates = await findObjectAlternates(options.workspaceRoot);
     if (alternates.length > 0) {
@@ -116,7 +112,15 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
         error: `the checkout's git directory names other object stores (${alternates.join(", ")}); nothing is committed or pushed from it`,
       };
     }
-    await git.raw(["add", "--all"]);
+    // A nested repository (a submodule the setup populated, or one a command made) has a config
+    // of the sandbox's writing, which a git started inside it would obey: `add` would start one
+    // to see whether it changed. They are left out of `add`, their index entries put back as at
+    // HEAD, and the commit is not made from them; `commit` itself does not look into them.
+    const nested = await findNestedRepositories(options.workspaceRoot);
+    const exclusions = nested.map((nestedPath) => `:(exclude,literal)${nestedPath}`);
+    await git.raw(["add", "--all", "--", ".", ...exclusions]);
+    for (const nestedPath of nested) await restoreIndexEntry(git, nestedPath);
+    leftOut = nested;
     const staged = await git.raw(["diff", "--cached", "--name-only"]);
     if (staged.trim().length === 0) {
       const head = (await git.raw(["rev-parse", "HEAD"])).trim();
@@ -146,5 +150,20 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
   } catch (error) {
     return { committed: true, sha, pushed: false, error: describeGitFailure(error, options.token) };
   }
-  return { committed: true, sha, pushed: true };
+  return { committed: true, sha, pushed: true, ...(leftOut.length > 0 ? { leftOut } : {}) };
+}
+
+/**
+ * Puts a path's index entry back as HEAD has it (or removes it), with plumbing that reads no
+ * worktree: a gitlink staged in the sandbox is not the App's to commit.
+ */
+async function restoreIndexEntry(git: SimpleGit, entryPath: string): Promise<void> {
+  const atHead = await git.raw(["ls-tree", "-z", "HEAD", "--", entryPath]);
+  // "<mode> <type> <object>\t<path>\0"
+  const match = /^(\d+) \w+ ([0-9a-f]+)\t/.exec(atHead);
+  if (match === null) {
+    await git.raw(["update-index", "--force-remove", "--", entryPath]);
+    return;
+  }
+  await git.raw(["update-index", "--add", "--cacheinfo", `${match[1]},${match[2]},${entryPath}`]);
 }

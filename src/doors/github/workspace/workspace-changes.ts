@@ -1,10 +1,6 @@
 import { lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  findNestedRepositories,
-  nestedRepositoriesMessage,
-} from "../../../core/sandbox/find-nested-repositories.js";
 import { createGit } from "./create-git.js";
 import { WorkspaceError } from "./workspace-error.js";
 
@@ -40,9 +36,6 @@ export async function captureWorkspaceChanges(
     baseDirectory: workspaceRoot,
     ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
   });
-  // `git diff` against the worktree would start a git inside each nested repository.
-  const nested = await findNestedRepositories(workspaceRoot);
-  if (nested.length > 0) throw new WorkspaceError("CHANGES_NOT_CARRIED", nestedRepositoriesMessage(nested));
   const trackedPatch = await withScratchFile(async (patchFile) => {
     // No external diff or text conversion: the patch must be exact, and nothing in the repository
     // runs. Written to a file, not read from stdout, which would be decoded as UTF-8.
@@ -51,6 +44,9 @@ export async function captureWorkspaceChanges(
       "--binary",
       "--no-ext-diff",
       "--no-textconv",
+      // A nested repository's config is the sandbox's: git is not started inside one. Their
+      // content is not carried (the untracked listing shows them as folders, skipped below).
+      "--ignore-submodules=all",
       `--output=${patchFile}`,
       baseSha,
       "--",

@@ -91,28 +91,32 @@ describe("nested repositories made in the sandbox", () => {
     expect(ranOnHost()).toBe(false);
   });
 
-  it("refuses to commit and push, naming them, and runs nothing on the host", async () => {
+  it("commits and pushes the rest, leaves them out, and runs nothing on the host", async () => {
+    const remote = join(dir, "remote.git");
+    git(dir, "init", "-q", "--bare", remote);
     const result = await commitAndPush({
       workspaceRoot: workspace,
       branch: "agentforge/issue-1",
       message: "x",
       author: { name: "agentforge[bot]", email: "1+agentforge[bot]@users.noreply.github.com" },
       token: "ghs_nestedTestToken0123456789abcdefABCDEF",
-      remoteUrl: join(dir, "remote.git"),
+      remoteUrl: remote,
     });
-    expect(result).toMatchObject({ committed: false, pushed: false });
-    expect(result.error).toContain("deep/er/evil");
+    expect(result).toMatchObject({ committed: true, pushed: true, leftOut: ["deep/er/evil", "other"] });
     expect(ranOnHost()).toBe(false);
+    // The pushed commit has the change and neither nested repository, not even the staged gitlink.
+    expect(git(remote, "ls-tree", "-r", "--name-only", "agentforge/issue-1").trim().split("\n")).toEqual([
+      "a.txt",
+    ]);
+    expect(git(remote, "show", "agentforge/issue-1:a.txt")).toBe("two\n");
   });
 
-  it("refuses to carry the workspace to another worker, and the eval refuses to list its changes", async () => {
-    await expect(captureWorkspaceChanges(workspace, baseSha)).rejects.toMatchObject({
-      code: "CHANGES_NOT_CARRIED",
-      message: expect.stringContaining("nested git repositories") as unknown as string,
-    });
-    await expect(listChangedFiles(workspace)).rejects.toThrow(
-      /nested git repositories \(deep\/er\/evil, other\)/,
-    );
+  it("carries the workspace to another worker and lists the eval's changes without entering them", async () => {
+    const changes = await captureWorkspaceChanges(workspace, baseSha);
+    expect(changes.trackedPatchBase64.length).toBeGreaterThan(0);
+    expect(Buffer.from(changes.trackedPatchBase64, "base64").toString("utf8")).toContain("+two");
+    const changed = await listChangedFiles(workspace);
+    expect(changed).toContain("a.txt");
     expect(ranOnHost()).toBe(false);
   });
 
