@@ -6,6 +6,7 @@ import {
   collectPatchPaths,
   collectRenames,
   detectStripLevel,
+  findLinkModeInSummary,
   findLinkOrSubmoduleMode,
   parseNumstat,
   type PatchFileStat,
@@ -46,14 +47,7 @@ export const applyPatchTool = defineTool({
       });
     }
     const linkMode = findLinkOrSubmoduleMode(patch);
-    if (linkMode !== undefined) {
-      return errorResult("PERMISSION_DENIED", {
-        message: `the patch creates or changes a ${linkMode === "120000" ? "symlink" : "submodule"}, which patches may not do`,
-        recovery_hint: "Change regular files only. Nothing was applied.",
-        next_actions: ["apply_patch <patch without the symlink or submodule>"],
-        recoverable: false,
-      });
-    }
+    if (linkMode !== undefined) return linkRefused(linkMode);
     const denied = await firstDeniedPath(root, parsedPaths);
     if (denied !== undefined) return denied;
 
@@ -76,6 +70,10 @@ export const applyPatchTool = defineTool({
       );
       const deniedByGit = await firstDeniedPath(root, gitPaths);
       if (deniedByGit !== undefined) return deniedByGit;
+      // git's reading of the modes too: whatever the patch's spelling, no link is created.
+      const summary = await runGitApply(root, ["--summary", ...options], patch, context.signal);
+      const linkByGit = summary.exitCode === 0 ? findLinkModeInSummary(summary.stdout) : undefined;
+      if (linkByGit !== undefined) return linkRefused(linkByGit);
       const applyOptions = [...options, "--whitespace=nowarn"];
       const check = await runGitApply(root, ["--check", ...applyOptions], patch, context.signal);
       if (check.exitCode !== 0) {
@@ -89,6 +87,15 @@ export const applyPatchTool = defineTool({
     return patchFailed(failures, parsedPaths);
   },
 });
+
+function linkRefused(kind: "symlink" | "submodule"): ToolResult {
+  return errorResult("PERMISSION_DENIED", {
+    message: `the patch creates or changes a ${kind}, which patches may not do`,
+    recovery_hint: "Change regular files only. Nothing was applied.",
+    next_actions: ["apply_patch <patch without the symlink or submodule>"],
+    recoverable: false,
+  });
+}
 
 function appliedResult(
   stats: readonly PatchFileStat[],

@@ -72,13 +72,52 @@ export function parseNumstat(output: string): PatchFileStat[] {
   return stats;
 }
 
-/** Modes git uses for symlinks and submodules; a patch may not create or retarget them. */
-export function findLinkOrSubmoduleMode(patch: string): string | undefined {
-  const match =
-    /^(?:new file mode|new mode) (120000|160000)\s*$|^index [0-9a-f]+\.\.[0-9a-f]+ (120000|160000)\s*$/m.exec(
-      patch,
-    );
-  return match ? (match[1] ?? match[2]) : undefined;
+/** What a file mode's type bits make of a path that patches may not create or retarget. */
+export type LinkKind = "symlink" | "submodule";
+
+const TYPE_MASK = 0o170000;
+const SYMLINK_TYPE = 0o120000;
+const GITLINK_TYPE = 0o160000;
+
+/**
+ * Reads a mode the way git does (strtoul in base 8: leading blanks, an optional sign, octal
+ * digits), so `0120000`, `120777` or `+120000` are the symlink they are to git.
+ */
+function linkKindOfMode(text: string): LinkKind | undefined {
+  const match = /^\s*[+-]?([0-7]+)/.exec(text);
+  if (!match?.[1]) return undefined;
+  const type = Number.parseInt(match[1], 8) & TYPE_MASK;
+  if (type === SYMLINK_TYPE) return "symlink";
+  if (type === GITLINK_TYPE) return "submodule";
+  return undefined;
+}
+
+/**
+ * Whether a patch creates or retargets a symlink or a submodule: in a `new file mode` or
+ * `new mode` line, or the mode of an `index` line (a change to an existing link's target).
+ */
+export function findLinkOrSubmoduleMode(patch: string): LinkKind | undefined {
+  for (const line of patch.split(/\r?\n/)) {
+    const header = /^(?:new file mode |new mode )(.*)$/.exec(line) ?? /^index [^ ]+ (.*)$/.exec(line);
+    const kind = header?.[1] === undefined ? undefined : linkKindOfMode(header[1]);
+    if (kind !== undefined) return kind;
+  }
+  return undefined;
+}
+
+/**
+ * The same question asked of git's own reading (`git apply --summary`): ` create mode <mode>`
+ * and ` mode change <old> => <new>` lines.
+ */
+export function findLinkModeInSummary(summary: string): LinkKind | undefined {
+  for (const line of summary.split("\n")) {
+    const created = /^\s*create mode (\S+)/.exec(line);
+    const changed = /^\s*mode change \S+ => (\S+)/.exec(line);
+    const mode = created?.[1] ?? changed?.[1];
+    const kind = mode === undefined ? undefined : linkKindOfMode(mode);
+    if (kind !== undefined) return kind;
+  }
+  return undefined;
 }
 
 function toCount(value: string): number | undefined {

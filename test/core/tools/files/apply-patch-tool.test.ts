@@ -147,6 +147,39 @@ new file mode 120000
     expect(await readdir(path.join(workspace.root, ".git/hooks"))).not.toContain("pre-commit");
   });
 
+  it("rejects every spelling of a symlink or submodule mode git accepts, and a link retargeted", async () => {
+    initGitRepository(workspace.root);
+    const before = await snapshot();
+    const spellings = ["0120000", "120777", "120644", " 120000", "+120000", "0160000", "160644"];
+    for (const mode of spellings) {
+      const result = await apply(`diff --git a/link b/link
+new file mode ${mode}
+--- /dev/null
++++ b/link
+@@ -0,0 +1 @@
++/etc
+\\ No newline at end of file
+`);
+      expect({ mode, type: result.error?.error_type }).toEqual({ mode, type: "PERMISSION_DENIED" });
+    }
+    // A tracked file turned into a link to /etc/passwd in one patch.
+    const turned = await apply(`diff --git a/a.txt b/a.txt
+old mode 100644
+new mode 0120000
+--- a/a.txt
++++ b/a.txt
+@@ -1,3 +1 @@
+-one
+-two
+-three
++/etc/passwd
+\\ No newline at end of file
+`);
+    expect(turned.error?.error_type).toBe("PERMISSION_DENIED");
+    expect(await snapshot()).toEqual(before);
+    expect(await readdir(workspace.root)).not.toContain("link");
+  });
+
   it("takes paths relative to the workspace even when it sits inside another repository", async () => {
     initGitRepository(path.dirname(workspace.root));
     const result = await apply(EDIT_A);
