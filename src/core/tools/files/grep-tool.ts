@@ -1,13 +1,13 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
 import { errorResult, okResult, type ToolResult } from "../tool-result.js";
 import { fileNotFoundError } from "./file-errors.js";
-import { findNestedQuantifier } from "./find-nested-quantifier.js";
 import { isMissingError, resolveWorkspacePath, toPosix } from "./resolve-workspace-path.js";
-import { searchFiles, type FileMatches, type SearchTarget } from "./search-files.js";
+import { searchFiles, type FileMatches, type LineMatcher, type SearchTarget } from "./search-files.js";
 import { walkWorkspace } from "./walk-workspace.js";
 
 const DEFAULT_MAX_RESULTS = 200;
@@ -19,7 +19,9 @@ const grepInput = z.object({
   pattern: z
     .string()
     .min(1)
-    .describe("JavaScript regular expression, matched against each line (e.g. `function \\w+\\(`)."),
+    .describe(
+      "Regular expression (RE2 syntax: no lookarounds or backreferences), matched against each line (e.g. `function \\w+\\(`).",
+    ),
   path: z
     .string()
     .nullish()
@@ -46,7 +48,7 @@ const grepInput = z.object({
 export const grepTool = defineTool({
   name: "grep",
   description:
-    "Search file contents with a JavaScript regular expression, line by line. Output lines are `path:line:text` " +
+    "Search file contents with a regular expression (RE2 syntax, linear time), line by line. Output lines are `path:line:text` " +
     "(context lines `path-line-text`), sorted by path and line. Skips .gitignored files, .git, node_modules (unless path or glob names it), " +
     "binary files and files over 2 MB. Use it to find definitions and usages before reading files.",
   kind: "read",
@@ -133,44 +135,35 @@ export const grepTool = defineTool({
 });
 
 type CompiledPattern =
-  | { success: true; value: { regex: RegExp; prefilter: RegExp | undefined } }
+  | { success: true; value: { regex: LineMatcher; prefilter: LineMatcher } }
   | { success: false; error: ToolResult };
 
+/**
+ * Patterns run on RE2, whose matching time is linear in the text whatever the pattern: a model's
+ * regex (or one a repository's text talked it into) cannot stall the process, however long the
+ * line. RE2 has no lookarounds or backreferences; such a pattern is refused by name.
+ */
 function compilePattern(pattern: string, caseInsensitive: boolean): CompiledPattern {
-  const flags = caseInsensitive ? "i" : "";
-  let regex: RegExp;
+  const flags = caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0;
+  let regex: RE2JS;
+  let prefilter: RE2JS;
   try {
-    regex = new RegExp(pattern, flags);
+    regex = RE2JS.compile(pattern, flags);
+    // With MULTILINE a whole file matches whenever one of its lines does, so files without a
+    // match are dropped in one scan (a false "yes" only costs the line-by-line pass).
+    prefilter = RE2JS.compile(pattern, flags | RE2JS.MULTILINE);
   } catch (error) {
     return {
       success: false,
       error: errorResult("INVALID_ARGUMENTS", {
         message: `invalid regular expression: ${error instanceof Error ? error.message : String(error)}`,
         recovery_hint:
-          "Fix the JavaScript regex syntax; escape literal characters such as ( ) [ ] { } . * + ? with a backslash.",
+          "Use RE2 syntax (no lookarounds such as (?=…) or (?<=…), no backreferences such as \\1); escape literal characters such as ( ) [ ] { } . * + ? with a backslash.",
         next_actions: ["grep <fixed pattern>"],
       }),
     };
   }
-  const nested = findNestedQuantifier(pattern);
-  if (nested !== undefined) {
-    return {
-      success: false,
-      error: errorResult("INVALID_ARGUMENTS", {
-        message: `the pattern repeats a group that itself repeats (${nested}), which can take exponential time`,
-        recovery_hint:
-          "Remove the outer or inner repetition, e.g. `(ab)+` instead of `(a+b)+`, or search for a simpler literal part.",
-        next_actions: ["grep <simpler pattern>"],
-      }),
-    };
-  }
-  // With the `m` flag a whole file matches whenever one of its lines does, so files without a
-  // match are dropped in one scan. Lookarounds could see past a line end, so they opt out.
-  const hasLookaround = /\(\?<?[=!]/.test(pattern);
-  return {
-    success: true,
-    value: { regex, prefilter: hasLookaround ? undefined : new RegExp(pattern, `${flags}m`) },
-  };
+  return { success: true, value: { regex, prefilter } };
 }
 
 function renderMatches(

@@ -8,6 +8,11 @@ export const MAX_SEARCHED_FILE_BYTES = 2 * 1024 * 1024;
 export const MAX_SEARCHED_LINE_CHARS = 10_000;
 const CONCURRENCY = 16;
 
+/** What the search needs of a compiled pattern (RE2 in the grep tool). */
+export interface LineMatcher {
+  test(text: string): boolean;
+}
+
 export interface SearchTarget {
   readonly relative: string;
   readonly absolute: string;
@@ -35,9 +40,9 @@ export interface SearchSummary {
 }
 
 export interface SearchOptions {
-  readonly regex: RegExp;
+  readonly regex: LineMatcher;
   /** Tested on a whole file first to skip it cheaply; undefined when that would not be sound. */
-  readonly prefilter: RegExp | undefined;
+  readonly prefilter: LineMatcher | undefined;
   /** Set when the pattern is a plain case-sensitive literal: files are skipped without decoding. */
   readonly literal?: Buffer;
   readonly maxMatchesPerFile: number;
@@ -94,7 +99,11 @@ async function searchFile(
     return undefined;
   }
   const text = buffer.toString("utf8");
-  if (options.prefilter !== undefined && !options.prefilter.test(text)) {
+  // Lines are matched without their "\r"; the whole-file check must see the same line ends.
+  if (
+    options.prefilter !== undefined &&
+    !options.prefilter.test(text.includes("\r") ? text.replaceAll("\r\n", "\n") : text)
+  ) {
     return undefined;
   }
   const lines = text.split("\n");

@@ -58,8 +58,10 @@ describe("grep", () => {
     expect((await grep({ pattern: "^const", glob: "src/**/*.ts" })).metadata).toMatchObject({ matches: 2 });
   });
 
-  it("keeps lookaround patterns exact at line ends", async () => {
-    expect((await grep({ pattern: "\\{\\}(?!\\s)" })).metadata).toMatchObject({ matches: 2 });
+  it("refuses a lookahead by name instead of running a backtracking engine", async () => {
+    const result = await grep({ pattern: "\\{\\}(?!\\s)" });
+    expect(result.error?.error_type).toBe("INVALID_ARGUMENTS");
+    expect(result.recovery_hint).toContain("RE2 syntax");
   });
 
   it("shows context lines and caps results", async () => {
@@ -77,14 +79,30 @@ describe("grep", () => {
     expect(capped.output).toContain("showing 1 of 3");
   });
 
-  it("rejects an invalid regex quoting the error, and nested quantifiers", async () => {
+  it("rejects an invalid regex quoting the error, and says what RE2 does not have", async () => {
     const bad = await grep({ pattern: "foo(" });
     expect(bad.error?.error_type).toBe("INVALID_ARGUMENTS");
-    expect(bad.error?.message).toContain("Unterminated group");
-    const slow = await grep({ pattern: "(a+)+$" });
-    expect(slow.error?.error_type).toBe("INVALID_ARGUMENTS");
-    expect(slow.error?.message).toContain("(a+)+");
+    expect(bad.error?.message).toContain("missing closing )");
+    const lookbehind = await grep({ pattern: "(?<=a)b" });
+    expect(lookbehind.error?.error_type).toBe("INVALID_ARGUMENTS");
+    expect(lookbehind.recovery_hint).toContain("lookarounds");
   });
+
+  it("answers patterns that backtrack exponentially or quadratically, on long lines, in linear time", async () => {
+    // One 1.5 M-character line (a minified bundle), and short lines that defeat backtracking.
+    await workspace.write("dist/bundle.js", `${"a".repeat(1_500_000)}\n`);
+    await workspace.write("src/digits.txt", `${"1".repeat(40)}!\n${"a".repeat(60)}!\nend aax\n`);
+    for (const pattern of ["(a|aa)+$", "(a+)+$", "(\\w|\\d)+$", "(a+){10}$", "\\w*x", "\\w+Handler"]) {
+      const result = await grep({ pattern });
+      expect({ pattern, ok: result.ok }).toEqual({ pattern, ok: true });
+    }
+    const found = await grep({ pattern: "\\w*x" });
+    expect(found.output).toContain("src/digits.txt:3:end aax");
+    expect(found.output).not.toContain("dist/bundle.js");
+    // RE2 has Unicode classes.
+    await workspace.write("src/names.txt", "Zoë\n");
+    expect((await grep({ pattern: "^\\p{L}+$", path: "src/names.txt" })).output).toContain("Zoë");
+  }, 60_000);
 
   it("finds every match in a tree of many files", async () => {
     await Promise.all(
