@@ -50,6 +50,14 @@ export const editFileTool = defineTool({
       return loaded.error;
     }
     const { text, mode } = loaded.value;
+    if (!loaded.value.isUtf8) return notUtf8(target.relative);
+    if (hasLoneSurrogate(input.old_string) || hasLoneSurrogate(input.new_string)) {
+      return errorResult("INVALID_ARGUMENTS", {
+        message: "old_string or new_string holds half of a character (an unpaired UTF-16 surrogate)",
+        recovery_hint: "Send whole characters: an emoji or other astral character is one unit of the edit.",
+        next_actions: [`read_file ${target.relative}`],
+      });
+    }
     if (input.old_string === "") {
       if (text === "")
         return writeEdit(
@@ -81,6 +89,11 @@ export const editFileTool = defineTool({
     if (positions.length === 0) return noMatch(target.relative, haystack, needle);
     if (positions.length > 1 && input.replace_all !== true)
       return ambiguous(target.relative, haystack, positions);
+    // One match without overlaps may still overlap another: which one was meant is unclear.
+    if (positions.length === 1 && input.replace_all !== true) {
+      const overlapping = overlappingPositions(haystack, needle);
+      if (overlapping.length > 1) return ambiguous(target.relative, haystack, overlapping);
+    }
 
     const replacements: Replacement[] = [];
     const pieces: string[] = [];
@@ -129,6 +142,30 @@ async function createFile(target: WorkspacePath, content: string): Promise<ToolR
     artifacts: [target.relative],
     metadata: { path: target.relative, kind: "file-edit", created: true, replacements: 1 },
   });
+}
+
+function notUtf8(relative: string): ToolResult {
+  return errorResult("BINARY_FILE", {
+    message: `${relative} is not UTF-8 text (another encoding such as Latin-1 or UTF-16); an edit would rewrite its other bytes`,
+    recovery_hint:
+      "Rewrite the whole file with write_file if you know its full content, or change it with a shell command that keeps its encoding.",
+    next_actions: [`write_file ${relative}`],
+    metadata: { path: relative },
+  });
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/** Every start of `needle`, overlapping ones too: "}\n}" occurs twice in "}\n}\n}". */
+function overlappingPositions(haystack: string, needle: string): number[] {
+  const positions: number[] = [];
+  for (let index = haystack.indexOf(needle); index !== -1; index = haystack.indexOf(needle, index + 1))
+    positions.push(index);
+  return positions;
 }
 
 function findOccurrences(haystack: string, needle: string): number[] {

@@ -18,6 +18,22 @@ export interface TextFile {
   readonly bytes: number;
   /** Permission bits, kept when the file is rewritten. */
   readonly mode: number;
+  /**
+   * False when the bytes are not valid UTF-8 (Latin-1, UTF-16...): `text` then holds U+FFFD in
+   * their place, and writing it back would change bytes the edit never meant to touch.
+   */
+  readonly isUtf8: boolean;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function isValidUtf8(buffer: Buffer): boolean {
+  try {
+    strictUtf8.decode(buffer);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export type LoadTextFileResult =
@@ -61,6 +77,11 @@ export async function loadTextFile(
   }
   return {
     success: true,
-    value: { text: buffer.toString("utf8"), bytes: buffer.length, mode: stats.mode & 0o7777 },
+    value: {
+      text: buffer.toString("utf8"),
+      bytes: buffer.length,
+      mode: stats.mode & 0o7777,
+      isUtf8: isValidUtf8(buffer),
+    },
   };
 }

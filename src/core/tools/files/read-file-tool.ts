@@ -92,7 +92,11 @@ export const readFileTool = defineTool({
       endLine = lineNumber;
     }
     const truncated = endLine < totalLines;
-    const header = `${target.relative}: lines ${startLine}-${endLine} of ${totalLines}${lineEnding === "crlf" ? " (CRLF line endings)" : ""}`;
+    const notes = [
+      ...(lineEnding === "crlf" ? ["CRLF line endings"] : []),
+      ...(loaded.value.isUtf8 ? [] : ["not UTF-8: undecodable bytes shown as �; edit_file refuses it"]),
+    ];
+    const header = `${target.relative}: lines ${startLine}-${endLine} of ${totalLines}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;
     const footer: string[] = [];
     if (truncated) {
       footer.push(`[${totalLines - endLine} more lines: call read_file with offset=${endLine + 1}]`);

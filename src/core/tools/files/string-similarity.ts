@@ -1,5 +1,5 @@
 /** Longest prefix compared; keeps the quadratic edit distance cheap on long lines. */
-const MAX_COMPARED_LENGTH = 200;
+export const MAX_COMPARED_LENGTH = 200;
 
 /**
  * 1 for equal strings, 0 for nothing in common: one minus the edit distance over the longer

@@ -131,4 +131,52 @@ describe("edit_file", () => {
       "OUTSIDE_WORKSPACE",
     );
   });
+
+  it("counts overlapping occurrences as ambiguous", async () => {
+    await workspace.write("braces.ts", "x = 1;\n}\n}\n}\n");
+    const result = await edit({ path: "braces.ts", old_string: "}\n}", new_string: "}" });
+    expect(result.error?.error_type).toBe("EDIT_AMBIGUOUS");
+    expect(result.metadata).toMatchObject({ occurrences: 2, lines: [2, 3] });
+    expect(await readFile(path.join(workspace.root, "braces.ts"), "utf8")).toBe("x = 1;\n}\n}\n}\n");
+  });
+
+  it("refuses to edit a file that is not UTF-8, leaving every byte as it was", async () => {
+    const latin1 = Buffer.from("caf\xe9 = 1\nother = 2\n", "latin1");
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("name = 1\n", "utf16le")]);
+    for (const [name, bytes] of [
+      ["latin1.txt", latin1],
+      ["utf16.txt", utf16],
+    ] as const) {
+      await workspace.write(name, bytes);
+      const result = await edit({
+        path: name,
+        old_string: name === "latin1.txt" ? "other = 2" : "1",
+        new_string: "3",
+      });
+      expect({ name, type: result.error?.error_type }).toEqual({ name, type: "BINARY_FILE" });
+      expect((await readFile(path.join(workspace.root, name))).equals(bytes)).toBe(true);
+    }
+  });
+
+  it("refuses half of a character in old_string or new_string", async () => {
+    await workspace.write("emoji.txt", "x😀y\n");
+    const result = await edit({ path: "emoji.txt", old_string: "\ud83d", new_string: "" });
+    expect(result.error?.error_type).toBe("INVALID_ARGUMENTS");
+    expect(await readFile(path.join(workspace.root, "emoji.txt"), "utf8")).toBe("x😀y\n");
+  });
+
+  it("answers EDIT_NO_MATCH on a large file with suggestions from a bounded amount of work", async () => {
+    const line = (index: number) => `const value${index} = compute(${"x".repeat(160)}, ${index});`;
+    await workspace.write(
+      "big.ts",
+      `${Array.from({ length: 24_000 }, (_, index) => line(index)).join("\n")}\n`,
+    );
+    const result = await edit({
+      path: "big.ts",
+      old_string: line(3).replace("compute", "computer"),
+      new_string: "y",
+    });
+    expect(result.error?.error_type).toBe("EDIT_NO_MATCH");
+    expect(result.error?.message ?? "").toContain("big.ts");
+  });
 });
