@@ -86,6 +86,20 @@ export const editFileTool = defineTool({
     const replacement = normalise ? toLf(input.new_string) : input.new_string;
 
     const positions = findOccurrences(haystack, needle);
+    if (positions.length === 0 && lineEnding === "mixed" && input.replace_all !== true) {
+      const mixed = editAcrossMixedEndings(text, input.old_string, input.new_string);
+      if (mixed.kind === "edited")
+        return writeEdit(
+          target,
+          text,
+          mixed.updated,
+          mode,
+          [{ oldIndex: mixed.start, newIndex: mixed.start }],
+          needle,
+          replacement,
+        );
+      if (mixed.kind === "ambiguous") return ambiguous(target.relative, toLf(text), mixed.positions);
+    }
     if (positions.length === 0) return noMatch(target.relative, haystack, needle);
     if (positions.length > 1 && input.replace_all !== true)
       return ambiguous(target.relative, haystack, positions);
@@ -158,6 +172,43 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 function hasLoneSurrogate(text: string): boolean {
   return LONE_SURROGATE.test(text);
+}
+
+/**
+ * In a file with mixed line endings, read_file shows every line end as LF, so a multi-line
+ * old_string copied from it matches only with line ends ignored. Finds it that way; the
+ * replacement takes the line ending of the text it replaces, and every other line keeps its own.
+ */
+function editAcrossMixedEndings(
+  text: string,
+  oldString: string,
+  newString: string,
+):
+  | { readonly kind: "edited"; readonly updated: string; readonly start: number }
+  | { readonly kind: "ambiguous"; readonly positions: readonly number[] }
+  | { readonly kind: "none" } {
+  const needle = toLf(oldString);
+  if (!needle.includes("\n")) return { kind: "none" };
+  const flat = toLf(text);
+  const positions = overlappingPositions(flat, needle);
+  if (positions.length > 1) return { kind: "ambiguous", positions };
+  const [found] = positions;
+  if (found === undefined) return { kind: "none" };
+  // Maps an index of the LF text to the original: each "\r\n" before it adds one.
+  const toOriginal = (flatIndex: number): number => {
+    let original = 0;
+    for (let seen = 0; seen < flatIndex; seen += 1) {
+      if (text[original] === "\r" && text[original + 1] === "\n") original += 1;
+      original += 1;
+    }
+    return original;
+  };
+  const start = toOriginal(found);
+  const end = toOriginal(found + needle.length);
+  const replaced = text.slice(start, end);
+  const lfReplacement = toLf(newString);
+  const replacement = replaced.includes("\r\n") ? toCrlf(lfReplacement) : lfReplacement;
+  return { kind: "edited", updated: text.slice(0, start) + replacement + text.slice(end), start };
 }
 
 /** Every start of `needle`, overlapping ones too: "}\n}" occurs twice in "}\n}\n}". */

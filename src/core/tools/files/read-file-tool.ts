@@ -94,6 +94,7 @@ export const readFileTool = defineTool({
     const truncated = endLine < totalLines;
     const notes = [
       ...(lineEnding === "crlf" ? ["CRLF line endings"] : []),
+      ...(lineEnding === "mixed" ? ["mixed CRLF and LF line endings, all shown as LF"] : []),
       ...(loaded.value.isUtf8 ? [] : ["not UTF-8: undecodable bytes shown as �; edit_file refuses it"]),
     ];
     const header = `${target.relative}: lines ${startLine}-${endLine} of ${totalLines}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`;

@@ -43,6 +43,29 @@ export async function resolveWorkspacePath(
       }),
     );
   }
+  // Linux refuses a name over 255 bytes and a path over 4,095: say so instead of failing later.
+  const longName = requestedPath.split(/[\\/]/).find((segment) => Buffer.byteLength(segment) > 255);
+  if (longName !== undefined || Buffer.byteLength(requestedPath) > 4000) {
+    return failure(
+      errorResult("INVALID_ARGUMENTS", {
+        message:
+          longName !== undefined
+            ? `a name in the path is ${Buffer.byteLength(longName)} bytes long; the limit is 255`
+            : `the path is ${Buffer.byteLength(requestedPath)} bytes long; the limit is 4000`,
+        recovery_hint: "Use shorter file and folder names.",
+        next_actions: ["list_dir ."],
+      }),
+    );
+  }
+  if (options.forWrite && /[\\/]\.?$/.test(requestedPath) && requestedPath.replace(/[\\/]\.?$/, "") !== "") {
+    return failure(
+      errorResult("INVALID_ARGUMENTS", {
+        message: `"${requestedPath}" ends with a slash: it names a folder, not a file to write`,
+        recovery_hint: "Name the file to write, e.g. `dir/file.txt`; folders are made as needed.",
+        next_actions: ["list_dir ."],
+      }),
+    );
+  }
   const root = await realpath(workspaceRoot);
   const lexical = path.resolve(root, requestedPath === "" ? "." : requestedPath);
   if (!isInside(root, lexical)) {

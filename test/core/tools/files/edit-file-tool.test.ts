@@ -179,4 +179,24 @@ describe("edit_file", () => {
     expect(result.error?.error_type).toBe("EDIT_NO_MATCH");
     expect(result.error?.message ?? "").toContain("big.ts");
   });
+
+  it("edits across lines of a file with mixed line endings, keeping every line's own ending", async () => {
+    await workspace.write("mixed.txt", "first\r\nsecond\r\nthird\nfourth\r\n");
+    const result = await edit({
+      path: "mixed.txt",
+      old_string: "first\nsecond",
+      new_string: "FIRST\nSECOND",
+    });
+    expect(result.ok).toBe(true);
+    expect(await readFile(path.join(workspace.root, "mixed.txt"), "utf8")).toBe(
+      "FIRST\r\nSECOND\r\nthird\nfourth\r\n",
+    );
+    const crossing = await edit({
+      path: "mixed.txt",
+      old_string: "SECOND\nthird\nfourth",
+      new_string: "two\nthree",
+    });
+    expect(crossing.ok).toBe(true);
+    expect(await readFile(path.join(workspace.root, "mixed.txt"), "utf8")).toBe("FIRST\r\ntwo\r\nthree\r\n");
+  });
 });

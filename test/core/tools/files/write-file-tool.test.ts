@@ -79,4 +79,21 @@ describe("write_file", () => {
     const action = writeFileTool.describeAction?.({ path: "a/b.txt", content: "" }, workspace.context);
     expect(action).toEqual({ paths: [path.join(workspace.root, "a/b.txt")] });
   });
+
+  it("refuses a path naming a folder, and over-long names, with an error instead of a crash", async () => {
+    const before = await readdir(workspace.root);
+    for (const target of ["newdir/", "bdir/.", "deep/er/"]) {
+      const result = await write({ path: target, content: "x" });
+      expect({ target, type: result.error?.error_type }).toEqual({ target, type: "INVALID_ARGUMENTS" });
+    }
+    const longName = await write({ path: `${"n".repeat(300)}.txt`, content: "x" });
+    expect(longName.error?.error_type).toBe("INVALID_ARGUMENTS");
+    expect(longName.error?.message).toContain("255");
+    const longPath = await write({
+      path: Array.from({ length: 60 }, () => "d".repeat(100)).join("/"),
+      content: "x",
+    });
+    expect(longPath.error?.error_type).toBe("INVALID_ARGUMENTS");
+    expect(await readdir(workspace.root)).toEqual(before);
+  });
 });
