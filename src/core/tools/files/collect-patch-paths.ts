@@ -14,10 +14,54 @@ export function collectPatchPaths(patch: string): string[] {
   const paths = new Set<string>();
   for (const file of parseDiff(patch)) {
     for (const side of [file.from, file.to]) {
-      if (side !== undefined && side !== "/dev/null" && side !== "") paths.add(side);
+      if (side === undefined || side === "/dev/null" || side === "") continue;
+      paths.add(side);
+      // The diff parser drops git's quotes but keeps its escapes: git writes the decoded name.
+      if (side.includes("\\")) paths.add(unquoteGitPath(`"${side}"`));
     }
   }
+  // git writes where `rename to` / `copy to` say, whatever the `diff --git` line shows: the
+  // approval gate must see those names too.
+  for (const match of patch.matchAll(/^(?:rename|copy) (?:from|to) (.+)$/gm)) {
+    const named = match[1]?.replace(/\r$/, "");
+    if (named) paths.add(unquoteGitPath(named));
+  }
   return [...paths];
+}
+
+/** A path as git quotes it (`"dir/\\150idden.txt"`: C escapes, octal bytes of UTF-8), unquoted. */
+export function unquoteGitPath(raw: string): string {
+  if (!(raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"'))) return raw;
+  const bytes: number[] = [];
+  const body = raw.slice(1, -1);
+  const escapes: Readonly<Record<string, number>> = {
+    a: 7,
+    b: 8,
+    t: 9,
+    n: 10,
+    v: 11,
+    f: 12,
+    r: 13,
+    '"': 34,
+    "\\": 92,
+  };
+  for (let index = 0; index < body.length; index += 1) {
+    const char = body[index] ?? "";
+    if (char !== "\\") {
+      bytes.push(...Buffer.from(char, "utf8"));
+      continue;
+    }
+    const octal = /^[0-7]{3}/.exec(body.slice(index + 1));
+    if (octal) {
+      bytes.push(Number.parseInt(octal[0], 8));
+      index += 3;
+      continue;
+    }
+    const next = body[index + 1] ?? "";
+    bytes.push(escapes[next] ?? next.charCodeAt(0));
+    index += 1;
+  }
+  return Buffer.from(bytes).toString("utf8");
 }
 
 /** New path → old path for every rename or copy in the patch. */
