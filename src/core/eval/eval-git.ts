@@ -1,46 +1,19 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-
-const execFileAsync = promisify(execFile);
+import { runWorkspaceGit } from "../sandbox/run-workspace-git.js";
 
 /**
  * Git for the harness's own bookkeeping of an eval workspace (never for the model): a fixed
  * identity and no system or global config, so a developer's hooks or signing settings cannot
- * change what is measured.
+ * change what is measured, and nothing the run wrote into the workspace can start a program.
  */
-export async function runEvalGit(workspace: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await execFileAsync(
-    "git",
-    [
-      "-c",
+export function runEvalGit(workspace: string, args: readonly string[]): Promise<string> {
+  return runWorkspaceGit(workspace, args, {
+    config: [
       "user.name=AgentForge Eval",
-      "-c",
       "user.email=eval@agentforge.invalid",
-      "-c",
       "commit.gpgsign=false",
-      "-c",
-      "core.hooksPath=/dev/null",
-      "-c",
       "init.defaultBranch=main",
-      "-c",
-      "core.fsmonitor=false",
-      "-c",
-      "submodule.recurse=false",
-      "-c",
-      "diff.ignoreSubmodules=all",
-      ...args,
     ],
-    {
-      cwd: workspace,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        GIT_CONFIG_NOSYSTEM: "1",
-        GIT_CONFIG_GLOBAL: "/dev/null",
-      },
-      maxBuffer: 16 * 1024 * 1024,
-    },
-  );
-  return stdout;
+  });
 }
 
 /** Copies are measured against this commit. */

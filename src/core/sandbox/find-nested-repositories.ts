@@ -1,9 +1,6 @@
-import { execFile } from "node:child_process";
-import { lstat } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-
-const execFileAsync = promisify(execFile);
+import { pathEntryExists } from "./path-entry-exists.js";
+import { runWorkspaceGit } from "./run-workspace-git.js";
 
 /**
  * The git repositories nested in a workspace that the host's git would step into: gitlinks in the
@@ -34,49 +31,14 @@ export async function findNestedRepositories(workspaceRoot: string): Promise<str
   for (const entry of untracked) if (entry.endsWith("/")) candidates.add(entry.slice(0, -1));
   const nested: string[] = [];
   for (const candidate of candidates) {
-    if (await exists(path.join(workspaceRoot, candidate, ".git"))) nested.push(candidate);
+    if (await pathEntryExists(path.join(workspaceRoot, candidate, ".git"))) nested.push(candidate);
   }
   return nested.sort();
 }
 
 async function listFiles(workspaceRoot: string, options: readonly string[]): Promise<string[]> {
-  const { stdout } = await execFileAsync(
-    "git",
-    [
-      // Nothing configured in the repository or on the host may start a program here.
-      "-c",
-      "core.fsmonitor=false",
-      "-c",
-      "core.hooksPath=/dev/null",
-      "-c",
-      `safe.directory=${workspaceRoot}`,
-      "ls-files",
-      "-z",
-      ...options,
-    ],
-    {
-      cwd: workspaceRoot,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        GIT_CONFIG_NOSYSTEM: "1",
-        GIT_CONFIG_GLOBAL: "/dev/null",
-      },
-      maxBuffer: 256 * 1024 * 1024,
-    },
-  );
+  const stdout = await runWorkspaceGit(workspaceRoot, ["ls-files", "-z", ...options], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return stdout.split("\0").filter((entry) => entry !== "");
-}
-
-async function exists(target: string): Promise<boolean> {
-  try {
-    await lstat(target);
-    return true;
-  } catch (error) {
-    if (
-      (error as NodeJS.ErrnoException).code === "ENOENT" ||
-      (error as NodeJS.ErrnoException).code === "ENOTDIR"
-    )
-      return false;
-    throw error;
-  }
 }

@@ -1,5 +1,5 @@
-import { lstat } from "node:fs/promises";
 import path from "node:path";
+import { pathEntryExists } from "./path-entry-exists.js";
 
 /**
  * Files in a checkout's git directory that make git read objects from other places: alternates
@@ -13,13 +13,7 @@ export async function findObjectAlternates(workspaceRoot: string): Promise<strin
   const found: string[] = [];
   for (const name of ["alternates", "http-alternates"]) {
     const relative = path.join(".git", "objects", "info", name);
-    try {
-      await lstat(path.join(workspaceRoot, relative));
-      found.push(relative);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-    }
+    if (await pathEntryExists(path.join(workspaceRoot, relative))) found.push(relative);
   }
   return found;
 }

@@ -1,5 +1,6 @@
 import { lstat, mkdir, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
+import { pathEntryExists } from "./path-entry-exists.js";
 
 /** Mount instructions that keep a checkout's git metadata from running code on the host later. */
 export interface GitProtection {
@@ -14,16 +15,6 @@ export interface GitProtection {
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-async function exists(target: string): Promise<boolean> {
-  try {
-    await lstat(target);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
 }
 
 /** `.git` as a file (worktree, submodule) holds `gitdir: <path>`. */
@@ -43,7 +34,7 @@ async function readGitFilePointer(gitFile: string): Promise<string | undefined> 
 export async function findGitProtection(workspaceRoot: string): Promise<GitProtection> {
   const root = await realpath(workspaceRoot);
   const dotGit = path.join(root, ".git");
-  if (!(await exists(dotGit))) return { pinnedDirectories: [], readOnlyPaths: [], notes: [] };
+  if (!(await pathEntryExists(dotGit))) return { pinnedDirectories: [], readOnlyPaths: [], notes: [] };
 
   const notes: string[] = [];
   const gitDirectories: string[] = [];
@@ -78,7 +69,7 @@ export async function findGitProtection(workspaceRoot: string): Promise<GitProte
     readOnlyPaths.push(path.join(real, "hooks"));
     for (const name of ["config", "config.worktree", "commondir", "gitdir"]) {
       const candidate = path.join(real, name);
-      if (await exists(candidate)) readOnlyPaths.push(candidate);
+      if (await pathEntryExists(candidate)) readOnlyPaths.push(candidate);
     }
   }
   return {
@@ -91,7 +82,7 @@ export async function findGitProtection(workspaceRoot: string): Promise<GitProte
 /** A linked worktree's gitdir names the shared repository in `commondir`; both need protecting. */
 async function withCommonDirectory(gitDirectory: string): Promise<string[]> {
   const commondirFile = path.join(gitDirectory, "commondir");
-  if (!(await exists(commondirFile))) return [gitDirectory];
+  if (!(await pathEntryExists(commondirFile))) return [gitDirectory];
   const pointer = (await readFile(commondirFile, "utf8")).trim();
   return [gitDirectory, path.resolve(gitDirectory, pointer)];
 }

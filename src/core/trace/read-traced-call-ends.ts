@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { parseTrace } from "./read-trace.js";
+import { readTraceFile } from "./read-trace.js";
 
 /**
  * The ids of the tool calls whose end a trace already tells for one turn (step). A resumed run
@@ -7,13 +6,7 @@ import { parseTrace } from "./read-trace.js";
  * already traced are not told twice. A missing or unreadable trace tells none.
  */
 export async function readTracedCallEnds(path: string, turn: number): Promise<ReadonlySet<string>> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return new Set();
-  }
-  const parsed = parseTrace(text, path);
+  const parsed = await readTraceFile(path);
   if (!parsed.success) return new Set();
   const ids = new Set<string>();
   for (const event of parsed.value.events) {

@@ -85,7 +85,9 @@ export const editFileTool = defineTool({
     const needle = normalise ? toLf(input.old_string) : input.old_string;
     const replacement = normalise ? toLf(input.new_string) : input.new_string;
 
-    const positions = findOccurrences(haystack, needle);
+    // Every start, overlapping ones too; the replacements take them left to right without overlap.
+    const starts = overlappingPositions(haystack, needle);
+    const positions = withoutOverlaps(starts, needle.length);
     if (positions.length === 0 && lineEnding === "mixed" && input.replace_all !== true) {
       const mixed = editAcrossMixedEndings(text, input.old_string, input.new_string);
       if (mixed.kind === "edited")
@@ -104,10 +106,7 @@ export const editFileTool = defineTool({
     if (positions.length > 1 && input.replace_all !== true)
       return ambiguous(target.relative, haystack, positions);
     // One match without overlaps may still overlap another: which one was meant is unclear.
-    if (positions.length === 1 && input.replace_all !== true) {
-      const overlapping = overlappingPositions(haystack, needle);
-      if (overlapping.length > 1) return ambiguous(target.relative, haystack, overlapping);
-    }
+    if (starts.length > 1 && input.replace_all !== true) return ambiguous(target.relative, haystack, starts);
 
     const replacements: Replacement[] = [];
     const pieces: string[] = [];
@@ -219,16 +218,13 @@ function overlappingPositions(haystack: string, needle: string): number[] {
   return positions;
 }
 
-function findOccurrences(haystack: string, needle: string): number[] {
-  const positions: number[] = [];
-  for (
-    let index = haystack.indexOf(needle);
-    index !== -1;
-    index = haystack.indexOf(needle, index + needle.length)
-  ) {
-    positions.push(index);
+function withoutOverlaps(starts: readonly number[], length: number): number[] {
+  const kept: number[] = [];
+  for (const start of starts) {
+    const previous = kept.at(-1);
+    if (previous === undefined || start >= previous + length) kept.push(start);
   }
-  return positions;
+  return kept;
 }
 
 function noMatch(relative: string, haystack: string, needle: string): ToolResult {

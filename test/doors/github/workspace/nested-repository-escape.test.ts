@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +6,7 @@ import { findNestedRepositories } from "../../../../src/core/sandbox/find-nested
 import { listChangedFiles } from "../../../../src/core/eval/eval-git.js";
 import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
 import { captureWorkspaceChanges } from "../../../../src/doors/github/workspace/workspace-changes.js";
+import { gitIn as git } from "../../../support/git-in.js";
 
 /*
  * What a sandboxed command can do, since the whole workspace is writable for it: make a git
@@ -15,23 +15,6 @@ import { captureWorkspaceChanges } from "../../../../src/doors/github/workspace/
  * repository then start a git inside it, which runs that program on the host. These tests make
  * such a repository for real and check that no host-side step runs git over it.
  */
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-    },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
 
 describe("nested repositories made in the sandbox", () => {
   let dir: string;

@@ -1,33 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findObjectAlternates } from "../../../../src/core/sandbox/find-object-alternates.js";
 import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
+import { gitIn as git } from "../../../support/git-in.js";
 
 /*
  * A sandboxed command cannot read another repository on this machine, but it can write the
  * checkout's `objects/info/alternates` and point a ref at a commit it knows the id of. The host's
  * commit and push would then carry that other repository's history to the pull request.
  */
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
 
 describe("object alternates written in the sandbox", () => {
   let dir: string;
