@@ -46,12 +46,17 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Appends or moves `item` to the end (most recent last), dropping the oldest past `cap`. */
-function touch(list: string[], item: string, cap: number): void {
+/**
+ * Appends or moves `item` to the end (most recent last), dropping the oldest past `cap`. Returns
+ * false when it was the most recent already: nothing changed.
+ */
+function touch(list: string[], item: string, cap: number): boolean {
+  if (list.length > 0 && list[list.length - 1] === item) return false;
   const at = list.indexOf(item);
   if (at !== -1) list.splice(at, 1);
   list.push(item);
   if (list.length > cap) list.splice(0, list.length - cap);
+  return true;
 }
 
 /** The one thing a call was about, for the failure ledger: a path, a command, a pattern. */
@@ -141,26 +146,32 @@ function createFromData(data: PinnedFactsData): PinnedFacts {
       return revision;
     },
     observeToolCall(name, args, result) {
-      changed();
+      // The revision only moves when the facts do: reading the file read last changes nothing, and
+      // the checkpoint, the ledger and its token count are then reused as they are.
+      let didChange = false;
       const metadata = result.metadata ?? {};
       const kind = metadata.kind;
       const list = kind === "file-read" ? data.filesRead : isChangeKind(kind) ? data.filesChanged : undefined;
       if (result.ok && list) {
-        for (const path of pathsFromMetadata(metadata)) touch(list, clipStored(path), MAX_STORED_FILES);
+        for (const path of pathsFromMetadata(metadata))
+          didChange = touch(list, clipStored(path), MAX_STORED_FILES) || didChange;
       }
       if (typeof metadata.command === "string") {
         const exitCode = typeof metadata.exitCode === "number" ? metadata.exitCode : null;
         const timedOut = metadata.timedOut === true;
         recordCommand(metadata.command, exitCode, result.ok && !timedOut, timedOut);
+        didChange = true;
       }
       if (result.ok) {
         for (const artifact of result.artifacts)
-          touch(data.artifacts, clipStored(artifact), MAX_STORED_ARTIFACTS);
+          didChange = touch(data.artifacts, clipStored(artifact), MAX_STORED_ARTIFACTS) || didChange;
       } else {
         const errorType = result.error?.error_type ?? result.status.toUpperCase();
         const message = result.error?.message ?? result.summary;
         recordFailure(name, errorType, describeTarget(args), message);
+        didChange = true;
       }
+      if (didChange) changed();
     },
     setPlan(steps) {
       changed();

@@ -99,21 +99,42 @@ export function createCheckpointStore(
 
   const journals = new Map<string, GroupCommitLog>();
 
-  async function appendToJournal(runId: string, entry: Record<string, unknown>): Promise<void> {
-    const paths = await prepareRun(runId);
+  /** Journal appends still waiting in a run's queue (opening the journal, writing its header). */
+  const queuedAppends = new Map<string, number>();
+
+  function appendToJournal(runId: string, entry: Record<string, unknown>): Promise<void> {
+    // Once a run's journal is open and nothing waits before this line, it is written at once: the
+    // line is in the file when this returns, as it would be after the queue.
+    const open = journals.get(runId);
+    if (open !== undefined && (queuedAppends.get(runId) ?? 0) === 0) {
+      try {
+        open.append(entry);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    queuedAppends.set(runId, (queuedAppends.get(runId) ?? 0) + 1);
     // Chained so that the header is written once, before any entry, even for concurrent marks.
     const previous = journalQueues.get(runId) ?? Promise.resolve();
-    const next = previous.then(async () => {
-      let journal = journals.get(runId);
-      if (journal === undefined) {
-        const hasHeader = journalsWithHeader.has(runId) || (await hasJournalHeader(paths.journal));
-        journal = createGroupCommitLog(paths.journal);
-        journals.set(runId, journal);
-        if (!hasHeader) journal.append(journalHeader(runId, clock()));
-        journalsWithHeader.add(runId);
-      }
-      journal.append(entry);
-    });
+    const next = previous
+      .then(async () => {
+        const paths = await prepareRun(runId);
+        let journal = journals.get(runId);
+        if (journal === undefined) {
+          const hasHeader = journalsWithHeader.has(runId) || (await hasJournalHeader(paths.journal));
+          journal = createGroupCommitLog(paths.journal);
+          journals.set(runId, journal);
+          if (!hasHeader) journal.append(journalHeader(runId, clock()));
+          journalsWithHeader.add(runId);
+        }
+        journal.append(entry);
+      })
+      .finally(() => {
+        const left = (queuedAppends.get(runId) ?? 1) - 1;
+        if (left === 0) queuedAppends.delete(runId);
+        else queuedAppends.set(runId, left);
+      });
     journalQueues.set(
       runId,
       next.catch(() => undefined),
@@ -244,11 +265,11 @@ export function createCheckpointStore(
       assertCallId(callId);
       const entry: Record<string, unknown> = { type: "tool-call-started", callId, at: clock().toISOString() };
       if (name !== undefined) entry["name"] = name;
-      await appendToJournal(runId, entry);
+      return appendToJournal(runId, entry);
     },
     async markToolCallCompleted(runId, callId, completed) {
       assertCallId(callId);
-      await appendToJournal(runId, {
+      return appendToJournal(runId, {
         type: "tool-call-completed",
         callId,
         at: clock().toISOString(),

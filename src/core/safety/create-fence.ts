@@ -32,6 +32,7 @@ export const FENCE_ID_REPLACEMENT = "[fence id removed]";
 const NONCE_SHAPE = /^[A-Za-z0-9]{16,64}$/;
 const MAX_SOURCE_LENGTH = 200;
 const MAX_NEUTRALISE_PASSES = 4;
+const MAX_REMEMBERED_LABELS = 256;
 
 function escapeForRegex(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -54,8 +55,32 @@ function lookAlikePattern(nonce: string): RegExp {
   );
 }
 
-function neutraliseOnce(content: string, pattern: RegExp, nonce: string): string {
+/** Every look-alike names UNTRUSTED or is the nonce: text with neither is left as it is, unscanned. */
+interface LookAlikeMatchers {
+  readonly pattern: RegExp;
+  readonly prefilter: RegExp;
+}
+
+/** Compiled once per nonce: a session wraps every tool result with the same one. */
+const matchersByNonce = new Map<string, LookAlikeMatchers>();
+const MAX_REMEMBERED_NONCES = 16;
+
+function lookAlikeMatchers(nonce: string): LookAlikeMatchers {
+  const known = matchersByNonce.get(nonce);
+  if (known !== undefined) return known;
+  const matchers = {
+    pattern: lookAlikePattern(nonce),
+    prefilter: new RegExp(`UNTRUSTED|${escapeForRegex(nonce)}`, "i"),
+  };
+  if (matchersByNonce.size >= MAX_REMEMBERED_NONCES) matchersByNonce.clear();
+  matchersByNonce.set(nonce, matchers);
+  return matchers;
+}
+
+function neutraliseOnce(content: string, matchers: LookAlikeMatchers, nonce: string): string {
   const skeleton = buildSkeleton(content);
+  if (!matchers.prefilter.test(skeleton.text)) return content;
+  const pattern = matchers.pattern;
   const parts: string[] = [];
   let cursor = 0;
   pattern.lastIndex = 0;
@@ -73,10 +98,10 @@ function neutraliseOnce(content: string, pattern: RegExp, nonce: string): string
 
 /** Removes every marker look-alike and every copy of the nonce; repeats until nothing is found. */
 export function neutraliseFenceMarkers(content: string, nonce: string): string {
-  const pattern = lookAlikePattern(nonce);
+  const matchers = lookAlikeMatchers(nonce);
   let current = content;
   for (let pass = 0; pass < MAX_NEUTRALISE_PASSES; pass += 1) {
-    const next = neutraliseOnce(current, pattern, nonce);
+    const next = neutraliseOnce(current, matchers, nonce);
     if (next === current) return current;
     current = next;
   }
@@ -102,11 +127,18 @@ export function createFence(options: FenceOptions = {}): Fence {
     throw new FenceError("INVALID_NONCE", "a fence nonce must be 16 to 64 letters or digits");
   }
   const close = `<<<END UNTRUSTED id=${nonce}>>>`;
+  // A run names a handful of sources (tool names, servers) thousands of times.
+  const labels = new Map<string, string>();
 
   return {
     nonce,
     wrap(content, source) {
-      const label = sanitiseSourceLabel(source, nonce) || "unknown";
+      let label = labels.get(source);
+      if (label === undefined) {
+        label = sanitiseSourceLabel(source, nonce) || "unknown";
+        if (labels.size >= MAX_REMEMBERED_LABELS) labels.clear();
+        labels.set(source, label);
+      }
       const body = neutraliseFenceMarkers(content, nonce);
       const newline = body.endsWith("\n") ? "" : "\n";
       return `<<<UNTRUSTED source="${label}" id=${nonce}>>>\n${body}${newline}${close}`;

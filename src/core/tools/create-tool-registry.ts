@@ -86,13 +86,15 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     },
   }));
 
+  // Named in the refusals only; built once, not on every call.
+  const visible = definitions.map((definition) => definition.function.name);
+
   async function decide(
     call: ToolCall,
     context: ToolContext,
   ): Promise<{ tool?: Tool; input?: unknown; result?: ToolResult; refused: boolean }> {
     const name = call.function.name;
     const tool = byName.get(name);
-    const visible = definitions.map((definition) => definition.function.name);
     if (!tool) {
       return {
         refused: false,
@@ -191,7 +193,13 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     const finalResult =
       result ??
       errorResult("INTERNAL_ERROR", { message: "No result.", recovery_hint: "Try again.", next_actions: [] });
-    const safeResult = await makeSafe(finalResult, call.function.name, options, context);
+    const safeResult = await makeSafe(
+      finalResult,
+      call.function.name,
+      byName.get(call.function.name),
+      options,
+      context,
+    );
     return {
       call,
       toolName: call.function.name,
@@ -244,6 +252,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 async function makeSafe(
   result: ToolResult,
   toolName: string,
+  tool: Tool | undefined,
   options: ToolRegistryOptions,
   context: ToolContext,
 ): Promise<{ result: ToolResult; rendered: string }> {
@@ -263,7 +272,7 @@ async function makeSafe(
     ...(result.error ? { error: { ...result.error, message: safety.redact(result.error.message) } } : {}),
     ...(result.recovery_hint === undefined ? {} : { recovery_hint: safety.redact(result.recovery_hint) }),
   };
-  const source = options.tools.find((tool) => tool.name === toolName)?.source ?? `tool:${toolName}`;
+  const source = tool?.source ?? `tool:${toolName}`;
   const rendered = renderToolMessage(
     toolName,
     safeResult,

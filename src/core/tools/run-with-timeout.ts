@@ -18,60 +18,61 @@ export async function runWithTimeout(
   timeoutMs: number,
 ): Promise<TimedToolResult> {
   const controller = new AbortController();
-  const onParentAbort = (): void => controller.abort(context.signal.reason);
-  if (context.signal.aborted) controller.abort(context.signal.reason);
+  // One promise settles the race for the harness: the timer, or the run being cancelled. A single
+  // listener on the run's signal does both jobs (abort the tool, answer CANCELLED).
+  let stop: (result: ToolResult) => void = () => undefined;
+  const stopped = new Promise<ToolResult>((resolve) => {
+    stop = resolve;
+  });
+  const onParentAbort = (): void => {
+    controller.abort(context.signal.reason);
+    stop(cancelledResult());
+  };
+  if (context.signal.aborted) onParentAbort();
   else context.signal.addEventListener("abort", onParentAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<ToolResult>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error("tool timeout"));
-      resolve(
-        errorResult("TOOL_TIMEOUT", {
-          status: "timeout",
-          message: `${tool.name} did not finish within ${timeoutMs} ms and was stopped.`,
-          recovery_hint:
-            "Try a narrower request (a smaller path, a more specific pattern, a shorter command).",
-          next_actions: ["retry with a narrower request"],
-        }),
-      );
-    }, timeoutMs);
-  });
-  let resolveCancelled = (): void => undefined;
-  const cancelled = new Promise<ToolResult>((resolve) => {
-    resolveCancelled = (): void =>
-      resolve(
-        errorResult("CANCELLED", {
-          status: "cancelled",
-          recoverable: false,
-          message: "The run was cancelled while this tool was running.",
-          recovery_hint: "Nothing to do: the run is stopping.",
-          next_actions: [],
-        }),
-      );
-    if (context.signal.aborted) resolveCancelled();
-    else context.signal.addEventListener("abort", resolveCancelled, { once: true });
-  });
+  const timer = setTimeout(() => {
+    controller.abort(new Error("tool timeout"));
+    stop(
+      errorResult("TOOL_TIMEOUT", {
+        status: "timeout",
+        message: `${tool.name} did not finish within ${timeoutMs} ms and was stopped.`,
+        recovery_hint: "Try a narrower request (a smaller path, a more specific pattern, a shorter command).",
+        next_actions: ["retry with a narrower request"],
+      }),
+    );
+  }, timeoutMs);
   const executeStartedAt = performance.now();
   let executeEndedAt: number | null = null;
-  const executed = tool
-    .execute(input, { ...context, signal: controller.signal })
-    .finally(() => {
+  const executed = tool.execute(input, { ...context, signal: controller.signal }).then(
+    (result) => {
       executeEndedAt = performance.now();
-    })
-    .catch((error: unknown) =>
-      errorResult("INTERNAL_ERROR", {
+      return result;
+    },
+    (error: unknown) => {
+      executeEndedAt = performance.now();
+      return errorResult("INTERNAL_ERROR", {
         message: `${tool.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
         recovery_hint:
           "Check the arguments; if it happens again, use another tool or finish with what you have.",
         next_actions: ["retry once", "use another tool"],
-      }),
-    );
+      });
+    },
+  );
   try {
-    const result = await Promise.race([executed, timedOut, cancelled]);
+    const result = await Promise.race([executed, stopped]);
     return { result, executeMs: (executeEndedAt ?? performance.now()) - executeStartedAt };
   } finally {
     clearTimeout(timer);
     context.signal.removeEventListener("abort", onParentAbort);
-    context.signal.removeEventListener("abort", resolveCancelled);
   }
+}
+
+function cancelledResult(): ToolResult {
+  return errorResult("CANCELLED", {
+    status: "cancelled",
+    recoverable: false,
+    message: "The run was cancelled while this tool was running.",
+    recovery_hint: "Nothing to do: the run is stopping.",
+    next_actions: [],
+  });
 }

@@ -37,6 +37,18 @@ export interface TraceWriterOptions {
  */
 export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
   const now = options.now ?? (() => new Date());
+  // Lines of one millisecond share their timestamp text (a turn writes about nine).
+  let lastMillis = Number.NaN;
+  let lastStamp = "";
+  const timestamp = (): string => {
+    if (options.now) return options.now().toISOString();
+    const millis = Date.now();
+    if (millis !== lastMillis) {
+      lastMillis = millis;
+      lastStamp = new Date(millis).toISOString();
+    }
+    return lastStamp;
+  };
   mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
   // A new trace replaces whatever file was there; a resumed run appends to its story, and starts
   // one with a header when the story is not on this machine (a run continued elsewhere).
@@ -54,7 +66,7 @@ export function createTraceWriter(options: TraceWriterOptions): TraceWriter {
       record: "event",
       event_type: options.redact(eventType),
       step,
-      timestamp: now().toISOString(),
+      timestamp: timestamp(),
       attributes: redactStrings(attributes, options.redact),
     });
   };
@@ -84,11 +96,21 @@ function redactStrings(value: unknown, redact: (text: string) => string): unknow
   if (typeof value === "string") return redact(value);
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
-  // No prototype: a "__proto__" key stays an ordinary property and is written like any other.
-  const copy = Object.create(null) as Record<string, unknown>;
+  // A plain object (an object without a prototype is a slow dictionary to V8 and to JSON.stringify);
+  // a "__proto__" key is defined as an ordinary property, so it is written like any other.
+  const copy: Record<string, unknown> = {};
   for (const key in value) {
     if (Object.hasOwn(value, key)) {
-      copy[redact(key)] = redactStrings((value as Record<string, unknown>)[key], redact);
+      const name = redact(key);
+      const item = redactStrings((value as Record<string, unknown>)[key], redact);
+      if (name === "__proto__") {
+        Object.defineProperty(copy, name, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else copy[name] = item;
     }
   }
   return copy;

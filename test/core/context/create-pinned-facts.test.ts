@@ -167,4 +167,34 @@ describe("createPinnedFacts", () => {
     // Other render options are rendered, not served from the cache of the defaults.
     expect(facts.render({ maxFilesRead: 1 })).not.toBe(facts.render());
   });
+  it("moves its revision only when a call changes the facts", () => {
+    const facts = createPinnedFacts(GOAL);
+    facts.observeToolCall("read_file", { path: "a.ts" }, readResult("a.ts"));
+    facts.observeToolCall("read_file", { path: "b.ts" }, readResult("b.ts"));
+    const json = facts.toJSON();
+    const revision = facts.revision;
+    // Reading the file read last again: same facts, same copies.
+    facts.observeToolCall("read_file", { path: "b.ts" }, readResult("b.ts"));
+    expect(facts.revision).toBe(revision);
+    expect(facts.toJSON()).toBe(json);
+    // Reading an older one moves it to the end: a change.
+    facts.observeToolCall("read_file", { path: "a.ts" }, readResult("a.ts"));
+    expect(facts.revision).toBeGreaterThan(revision);
+    expect(facts.toJSON().filesRead).toEqual(["b.ts", "a.ts"]);
+    // A failure is counted every time, even the same one.
+    const failed = {
+      ok: false,
+      status: "error",
+      output: "",
+      summary: "",
+      artifacts: [],
+      next_actions: [],
+      error: { error_type: "FILE_NOT_FOUND", message: "no x.ts", recoverable: true },
+    } as const;
+    facts.observeToolCall("read_file", { path: "x.ts" }, failed);
+    const afterFailure = facts.revision;
+    facts.observeToolCall("read_file", { path: "x.ts" }, failed);
+    expect(facts.revision).toBeGreaterThan(afterFailure);
+    expect(facts.toJSON().failures[0]?.count).toBe(2);
+  });
 });

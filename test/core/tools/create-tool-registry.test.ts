@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "@jest/globals";
 import { z } from "zod";
 import { createToolRegistry } from "../../../src/core/tools/create-tool-registry.js";
@@ -145,6 +146,52 @@ describe("the tool registry", () => {
     });
     const invocation = await registry([slow]).invoke(call("slow", "{}"), context);
     expect(invocation.result.error?.error_type).toBe("TOOL_TIMEOUT");
+  });
+
+  it("answers CANCELLED when the run is cancelled under a tool that ignores its signal, and aborts the tool's signal", async () => {
+    const run = new AbortController();
+    let toolSignal: AbortSignal | undefined;
+    const stuck = defineTool({
+      name: "stuck",
+      description: "",
+      kind: "read",
+      inputSchema: z.object({}),
+      execute: (_input, toolContext) => {
+        toolSignal = toolContext.signal;
+        setTimeout(() => run.abort(new Error("user stopped")), 5);
+        return new Promise(() => undefined);
+      },
+    });
+    const invocation = await registry([stuck]).invoke(call("stuck", "{}"), {
+      ...context,
+      signal: run.signal,
+    });
+    expect(invocation.result).toMatchObject({
+      ok: false,
+      status: "cancelled",
+      error: { error_type: "CANCELLED" },
+    });
+    expect(toolSignal?.aborted).toBe(true);
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+  });
+
+  it("answers CANCELLED at once for a run already cancelled, and leaves no listener on a finished call", async () => {
+    const run = new AbortController();
+    await registry([echo]).invoke(call("echo", '{"text":"a"}'), { ...context, signal: run.signal });
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+    run.abort();
+    const stuck = defineTool({
+      name: "stuck",
+      description: "",
+      kind: "read",
+      inputSchema: z.object({}),
+      execute: () => new Promise(() => undefined),
+    });
+    const invocation = await registry([stuck]).invoke(call("stuck", "{}"), {
+      ...context,
+      signal: run.signal,
+    });
+    expect(invocation.result.error?.error_type).toBe("CANCELLED");
   });
 
   it("turns a thrown error into an INTERNAL_ERROR result", async () => {

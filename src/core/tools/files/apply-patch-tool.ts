@@ -48,7 +48,7 @@ export const applyPatchTool = defineTool({
     }
     const linkMode = findLinkOrSubmoduleMode(patch);
     if (linkMode !== undefined) return linkRefused(linkMode);
-    const denied = await firstDeniedPath(root, parsedPaths);
+    const denied = firstDeniedPath(root, parsedPaths);
     if (denied !== undefined) return denied;
 
     const strip = `-p${detectStripLevel(patch)}`;
@@ -68,7 +68,7 @@ export const applyPatchTool = defineTool({
       const gitPaths = stats.flatMap((stat) =>
         stat.previousPath ? [stat.previousPath, stat.path] : [stat.path],
       );
-      const deniedByGit = await firstDeniedPath(root, gitPaths);
+      const deniedByGit = firstDeniedPath(root, gitPaths);
       if (deniedByGit !== undefined) return deniedByGit;
       // git's reading of the modes too: whatever the patch's spelling, no link is created.
       const summary = await runGitApply(root, ["--summary", ...options], patch, context.signal);
@@ -118,9 +118,9 @@ function appliedResult(
   );
 }
 
-async function firstDeniedPath(root: string, paths: readonly string[]): Promise<ToolResult | undefined> {
+function firstDeniedPath(root: string, paths: readonly string[]): ToolResult | undefined {
   for (const item of paths) {
-    const resolved = await resolveWorkspacePath(root, item, { forWrite: true });
+    const resolved = resolveWorkspacePath(root, item, { forWrite: true });
     if (!resolved.success) {
       const error = resolved.error;
       return { ...error, output: `The patch was not applied: it touches "${item}". No file was changed.` };

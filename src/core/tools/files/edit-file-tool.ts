@@ -38,7 +38,7 @@ export const editFileTool = defineTool({
     return { paths: [path.resolve(context.workspaceRoot, input.path)] };
   },
   async execute(input, context) {
-    const resolved = await resolveWorkspacePath(context.workspaceRoot, input.path, { forWrite: true });
+    const resolved = resolveWorkspacePath(context.workspaceRoot, input.path, { forWrite: true });
     if (!resolved.success) return resolved.error;
     const target = resolved.value;
     if (input.old_string === input.new_string) {

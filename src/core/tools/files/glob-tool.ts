@@ -39,7 +39,7 @@ export const globTool = defineTool({
         next_actions: ["glob **/*"],
       });
     }
-    const resolved = await resolveWorkspacePath(context.workspaceRoot, input.path ?? ".", {
+    const resolved = resolveWorkspacePath(context.workspaceRoot, input.path ?? ".", {
       forWrite: false,
     });
     if (!resolved.success) return resolved.error;
@@ -55,7 +55,7 @@ export const globTool = defineTool({
     const scan = picomatch.scan(pattern);
     // Walk only below the pattern's literal prefix (`src` for `src/**/*.ts`).
     const literalBase = scan.isGlob ? scan.base : path.posix.dirname(pattern);
-    const walkStart = await resolveWorkspacePath(
+    const walkStart = resolveWorkspacePath(
       context.workspaceRoot,
       path.join(searchDirectory.absolute, literalBase),
       { forWrite: false },

@@ -56,7 +56,7 @@ export const grepTool = defineTool({
   async execute(input, context) {
     const compiled = compilePattern(input.pattern, input.case_insensitive === true);
     if (!compiled.success) return compiled.error;
-    const resolved = await resolveWorkspacePath(context.workspaceRoot, input.path ?? ".", {
+    const resolved = resolveWorkspacePath(context.workspaceRoot, input.path ?? ".", {
       forWrite: false,
     });
     if (!resolved.success) return resolved.error;

@@ -31,7 +31,7 @@ export const listDirTool = defineTool({
   inputSchema: listDirInput,
   async execute(input, context) {
     const requested = input.path ?? ".";
-    const resolved = await resolveWorkspacePath(context.workspaceRoot, requested, { forWrite: false });
+    const resolved = resolveWorkspacePath(context.workspaceRoot, requested, { forWrite: false });
     if (!resolved.success) return resolved.error;
     const target = resolved.value;
     try {

@@ -38,7 +38,7 @@ export const readFileTool = defineTool({
   kind: "read",
   inputSchema: readFileInput,
   async execute(input, context) {
-    const resolved = await resolveWorkspacePath(context.workspaceRoot, input.path, { forWrite: false });
+    const resolved = resolveWorkspacePath(context.workspaceRoot, input.path, { forWrite: false });
     if (!resolved.success) return resolved.error;
     const target = resolved.value;
     const loaded = await loadTextFile(context.workspaceRoot, target);

@@ -26,7 +26,7 @@ export const writeFileTool = defineTool({
     return { paths: [path.resolve(context.workspaceRoot, input.path)] };
   },
   async execute(input, context) {
-    const resolved = await resolveWorkspacePath(context.workspaceRoot, input.path, { forWrite: true });
+    const resolved = resolveWorkspacePath(context.workspaceRoot, input.path, { forWrite: true });
     if (!resolved.success) return resolved.error;
     const target = resolved.value;
     let existingMode: number | undefined;

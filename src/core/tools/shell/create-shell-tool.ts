@@ -103,7 +103,7 @@ async function resolveWorkdir(
 ): Promise<{ success: true; value: string } | { success: false; error: ToolResult }> {
   if (workdir === undefined || workdir === "" || workdir === ".")
     return { success: true, value: context.workspaceRoot };
-  const resolved = await resolveWorkspacePath(context.workspaceRoot, workdir, { forWrite: false });
+  const resolved = resolveWorkspacePath(context.workspaceRoot, workdir, { forWrite: false });
   if (!resolved.success) return resolved;
   const stats = await stat(resolved.value.absolute).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;

@@ -13,21 +13,21 @@ afterEach(async () => {
 });
 
 async function errorTypeOf(requested: string, forWrite: boolean): Promise<string | undefined> {
-  const result = await resolveWorkspacePath(workspace.root, requested, { forWrite });
+  const result = resolveWorkspacePath(workspace.root, requested, { forWrite });
   return result.success ? undefined : result.error.error?.error_type;
 }
 
 describe("resolveWorkspacePath", () => {
   it("resolves a relative path inside the workspace, existing or not", async () => {
     await workspace.write("src/a.ts", "x");
-    const existing = await resolveWorkspacePath(workspace.root, "src/a.ts", { forWrite: false });
+    const existing = resolveWorkspacePath(workspace.root, "src/a.ts", { forWrite: false });
     expect(existing).toEqual({
       success: true,
       value: { absolute: path.join(workspace.root, "src/a.ts"), relative: "src/a.ts" },
     });
-    const missing = await resolveWorkspacePath(workspace.root, "new/dir/b.ts", { forWrite: true });
+    const missing = resolveWorkspacePath(workspace.root, "new/dir/b.ts", { forWrite: true });
     expect(missing.success && missing.value.relative).toBe("new/dir/b.ts");
-    const root = await resolveWorkspacePath(workspace.root, ".", { forWrite: false });
+    const root = resolveWorkspacePath(workspace.root, ".", { forWrite: false });
     expect(root.success && root.value.relative).toBe(".");
   });
 
@@ -46,7 +46,7 @@ describe("resolveWorkspacePath", () => {
     await symlink(path.join(workspace.root, "real"), path.join(workspace.root, "alias"));
     expect(await errorTypeOf("escape/anything.txt", false)).toBe("OUTSIDE_WORKSPACE");
     expect(await errorTypeOf("escape/new/file.txt", true)).toBe("OUTSIDE_WORKSPACE");
-    const inside = await resolveWorkspacePath(workspace.root, "alias/file.txt", { forWrite: true });
+    const inside = resolveWorkspacePath(workspace.root, "alias/file.txt", { forWrite: true });
     expect(inside.success && inside.value.relative).toBe("real/file.txt");
   });
 
@@ -54,7 +54,7 @@ describe("resolveWorkspacePath", () => {
     await symlink(path.join(workspace.outside, "not-yet.txt"), path.join(workspace.root, "dangling.txt"));
     expect(await errorTypeOf("dangling.txt", true)).toBe("OUTSIDE_WORKSPACE");
     await symlink(path.join(workspace.root, "later.txt"), path.join(workspace.root, "inner-dangling.txt"));
-    const inner = await resolveWorkspacePath(workspace.root, "inner-dangling.txt", { forWrite: true });
+    const inner = resolveWorkspacePath(workspace.root, "inner-dangling.txt", { forWrite: true });
     expect(inner.success && inner.value.relative).toBe("later.txt");
   });
 
