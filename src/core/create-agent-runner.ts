@@ -225,7 +225,12 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
         checkpoint(state, "running");
       },
       toolHooks: {
-        onStart: (call) => store.markToolCallStarted(runId, call.id, call.function.name),
+        // "Started" tells a resume that a call may have had effects it cannot see. A read-only call
+        // has none: one a crash cut short is simply run again, so it needs no marker (and no write).
+        onStart: (call) =>
+          session.registry.get(call.function.name)?.kind === "read"
+            ? undefined
+            : store.markToolCallStarted(runId, call.id, call.function.name),
         onEnd: async (invocation) => {
           const entry = {
             name: invocation.toolName,

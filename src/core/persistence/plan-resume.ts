@@ -4,8 +4,10 @@ import { errorResult } from "../tools/tool-result.js";
 import type { RunCheckpoint } from "./run-checkpoint.js";
 
 /**
- * How a run continues after a crash or a stop. The rule: a tool call never runs twice, and a
- * call whose outcome is unknown is never run again behind the model's back.
+ * How a run continues after a crash or a stop. The rule: a call with effects never runs twice, and
+ * a call whose outcome is unknown is never run again behind the model's back. Read-only calls get
+ * no "started" marker (the runner skips it: they have no effects to repeat), so one that a crash
+ * cut short counts as never started and simply runs again.
  *
  * For every assistant message with tool calls, the calls that have no tool message after it are
  * settled in call order:

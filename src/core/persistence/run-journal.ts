@@ -11,7 +11,8 @@ import { checkSchemaTag, schemaTag } from "./schema-version.js";
  * that a tool call started or completed. "started" is flushed to disk before the tool runs and
  * "completed" after it returns, so after a crash a call is in exactly one of three states:
  * never started (safe to run), completed (reuse the result) or started only (interrupted:
- * effects unknown).
+ * effects unknown). The runner marks only calls that may have effects as started: a read-only
+ * call without a result is run again, which is safe.
  */
 export const JOURNAL_SCHEMA: SchemaSpec = { kind: "journal", version: 1 };
 

@@ -10,6 +10,9 @@ import { stripVTControlCharacters } from "node:util";
 const CONTROL_STRING = /(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
 
 // eslint-disable-next-line no-control-regex
+const ANY_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+// eslint-disable-next-line no-control-regex
 const OTHER_CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
 /** Overstrike as `man` and old pagers print it: `X\bX` is bold X, `_\bX` is underlined X. */
@@ -23,6 +26,9 @@ const OVERSTRIKE = /[^\n\x08]\x08/g;
  * tab and newline.
  */
 export function stripTerminalControls(text: string): string {
+  // Every rule below starts at a control character other than tab and newline (ESC, CSI, C1, BS,
+  // CR, ...): text without one, most tool output, is already what a person would have seen.
+  if (!ANY_CONTROL.test(text)) return text;
   const withoutEscapes = stripVTControlCharacters(text.replace(CONTROL_STRING, ""));
   let withoutOverstrike = withoutEscapes;
   for (let pass = 0; pass < 4 && withoutOverstrike.includes("\b"); pass += 1) {
