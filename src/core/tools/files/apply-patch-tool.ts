@@ -11,7 +11,13 @@ import {
   parseNumstat,
   type PatchFileStat,
 } from "./collect-patch-paths.js";
-import { resolveWorkspacePath } from "./resolve-workspace-path.js";
+import { randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { detectLineEnding } from "./line-endings.js";
+import { loadTextFile } from "./load-text-file.js";
+import { isReadOnlyMode, readOnlyFileError } from "./file-errors.js";
+import { isMissingError, resolveWorkspacePath, type WorkspacePath } from "./resolve-workspace-path.js";
 import { runGitApply } from "./run-git-apply.js";
 
 const applyPatchInput = z.object({
@@ -27,7 +33,8 @@ export const applyPatchTool = defineTool({
   name: "apply_patch",
   description:
     "Apply a unified diff to one or more files at once (edits, new files, deletions, renames). All or nothing: if any hunk does not apply, " +
-    "no file changes. Context lines must match the current files exactly, so read them first; hunk line counts are recomputed. " +
+    "no file changes. Context lines must match the current files exactly, so read them first; hunk line counts are recomputed, " +
+    "and files with CRLF line endings keep them (write the patch with plain LF lines). " +
     "For a single small change edit_file is simpler.",
   kind: "write",
   inputSchema: applyPatchInput,
@@ -53,36 +60,60 @@ export const applyPatchTool = defineTool({
 
     const strip = `-p${detectStripLevel(patch)}`;
     const failures: string[] = [];
-    // Exact hunk counts first. --recount (which forgives the wrong counts models often write)
-    // only as a second try: in a plain multi-file patch it would read the next `--- ` header as
-    // a removed line. Either way git checks every hunk of every file before writing any.
-    for (const countOptions of [[], ["--recount"]]) {
-      const options = [strip, ...countOptions];
-      const numstat = await runGitApply(root, ["--numstat", "-z", ...options], patch, context.signal);
-      if (numstat.exitCode !== 0) {
-        failures.push(numstat.stderr.trim());
-        continue;
+    const attempt = async (config: readonly string[]): Promise<ToolResult | undefined> => {
+      // Exact hunk counts first. --recount (which forgives the wrong counts models often write)
+      // only as a second try: in a plain multi-file patch it would read the next `--- ` header as
+      // a removed line. Either way git checks every hunk of every file before writing any.
+      for (const countOptions of [[], ["--recount"]]) {
+        const options = [strip, ...countOptions];
+        const run = (args: readonly string[]) => runGitApply(root, args, patch, context.signal, config);
+        const numstat = await run(["--numstat", "-z", ...options]);
+        if (numstat.exitCode !== 0) {
+          failures.push(numstat.stderr.trim());
+          continue;
+        }
+        const stats = parseNumstat(numstat.stdout);
+        // git's own reading of the patch is the one that gets applied, so its paths are checked too.
+        const gitPaths = stats.flatMap((stat) =>
+          stat.previousPath ? [stat.previousPath, stat.path] : [stat.path],
+        );
+        const deniedByGit = firstDeniedPath(root, gitPaths);
+        if (deniedByGit !== undefined) return deniedByGit;
+        // git's reading of the modes too: whatever the patch's spelling, no link is created.
+        const summary = await run(["--summary", ...options]);
+        const linkByGit = summary.exitCode === 0 ? findLinkModeInSummary(summary.stdout) : undefined;
+        if (linkByGit !== undefined) return linkRefused(linkByGit);
+        const applyOptions = [...options, "--whitespace=nowarn"];
+        const check = await run(["--check", ...applyOptions]);
+        if (check.exitCode !== 0) {
+          failures.push(check.stderr.trim());
+          continue;
+        }
+        const applied = await run(applyOptions);
+        if (applied.exitCode !== 0) return patchFailed([applied.stderr.trim()], parsedPaths);
+        return appliedResult(stats, [...parsedPaths, ...gitPaths], collectRenames(patch));
       }
-      const stats = parseNumstat(numstat.stdout);
-      // git's own reading of the patch is the one that gets applied, so its paths are checked too.
-      const gitPaths = stats.flatMap((stat) =>
-        stat.previousPath ? [stat.previousPath, stat.path] : [stat.path],
+      return undefined;
+    };
+    const result = await attempt([]);
+    if (result !== undefined) return result;
+    // A model writes LF patches; a CRLF file's context lines then match nowhere. Once more, with
+    // those files read as LF and written back as CRLF (a gitattributes file of the harness's own
+    // naming only them), so every line keeps the file's ending.
+    const crlfFiles = await crlfTargets(root, parsedPaths);
+    if (crlfFiles.length > 0 && !patchHasCrlfLines(patch)) {
+      const attributes = path.join(
+        context.scratchDir,
+        `crlf-${randomBytes(6).toString("hex")}.gitattributes`,
       );
-      const deniedByGit = firstDeniedPath(root, gitPaths);
-      if (deniedByGit !== undefined) return deniedByGit;
-      // git's reading of the modes too: whatever the patch's spelling, no link is created.
-      const summary = await runGitApply(root, ["--summary", ...options], patch, context.signal);
-      const linkByGit = summary.exitCode === 0 ? findLinkModeInSummary(summary.stdout) : undefined;
-      if (linkByGit !== undefined) return linkRefused(linkByGit);
-      const applyOptions = [...options, "--whitespace=nowarn"];
-      const check = await runGitApply(root, ["--check", ...applyOptions], patch, context.signal);
-      if (check.exitCode !== 0) {
-        failures.push(check.stderr.trim());
-        continue;
+      await mkdir(context.scratchDir, { recursive: true, mode: 0o700 });
+      await writeFile(attributes, crlfFiles.map((file) => `"/${file}" eol=crlf\n`).join(""), { mode: 0o600 });
+      try {
+        const retried = await attempt([`core.attributesFile=${attributes}`]);
+        if (retried !== undefined) return retried;
+      } finally {
+        await rm(attributes, { force: true });
       }
-      const applied = await runGitApply(root, applyOptions, patch, context.signal);
-      if (applied.exitCode !== 0) return patchFailed([applied.stderr.trim()], parsedPaths);
-      return appliedResult(stats, [...parsedPaths, ...gitPaths], collectRenames(patch));
     }
     return patchFailed(failures, parsedPaths);
   },
@@ -121,12 +152,44 @@ function appliedResult(
 function firstDeniedPath(root: string, paths: readonly string[]): ToolResult | undefined {
   for (const item of paths) {
     const resolved = resolveWorkspacePath(root, item, { forWrite: true });
-    if (!resolved.success) {
-      const error = resolved.error;
+    const error = resolved.success ? readOnlyTarget(resolved.value) : resolved.error;
+    if (error !== undefined) {
       return { ...error, output: `The patch was not applied: it touches "${item}". No file was changed.` };
     }
   }
   return undefined;
+}
+
+/** Names safe to write in a gitattributes line unescaped: no glob characters, quotes or controls. */
+const PLAIN_PATH = /^[\w./ @+,=-]+$/;
+
+/** The patch's existing targets whose lines all end in CRLF. */
+async function crlfTargets(root: string, paths: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const item of paths) {
+    const resolved = resolveWorkspacePath(root, item, { forWrite: true });
+    if (!resolved.success || !PLAIN_PATH.test(resolved.value.relative)) continue;
+    const loaded = await loadTextFile(root, resolved.value);
+    if (loaded.success && detectLineEnding(loaded.value.text) === "crlf") found.push(resolved.value.relative);
+  }
+  return found;
+}
+
+function patchHasCrlfLines(patch: string): boolean {
+  return /\r\n/.test(patch);
+}
+
+/** An existing regular file nobody may write: refused as write_file and edit_file refuse it. */
+function readOnlyTarget(target: WorkspacePath): ToolResult | undefined {
+  try {
+    const stats = statSync(target.absolute);
+    return stats.isFile() && isReadOnlyMode(stats.mode)
+      ? readOnlyFileError(target.relative, stats.mode)
+      : undefined;
+  } catch (error) {
+    if (isMissingError(error)) return undefined;
+    throw error;
+  }
 }
 
 function patchFailed(gitMessages: readonly string[], paths: readonly string[]): ToolResult {

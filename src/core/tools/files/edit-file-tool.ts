@@ -7,6 +7,7 @@ import { findSimilarLines } from "./find-similar-lines.js";
 import { detectLineEnding, toCrlf, toLf } from "./line-endings.js";
 import { loadTextFile } from "./load-text-file.js";
 import { renderEditSnippet, type Replacement } from "./render-edit-snippet.js";
+import { isReadOnlyMode, readOnlyFileError } from "./file-errors.js";
 import { resolveWorkspacePath, type WorkspacePath } from "./resolve-workspace-path.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
@@ -50,6 +51,7 @@ export const editFileTool = defineTool({
       return loaded.error;
     }
     const { text, mode } = loaded.value;
+    if (isReadOnlyMode(mode)) return readOnlyFileError(target.relative, mode);
     if (!loaded.value.isUtf8) return notUtf8(target.relative);
     if (hasLoneSurrogate(input.old_string) || hasLoneSurrogate(input.new_string)) {
       return errorResult("INVALID_ARGUMENTS", {

@@ -71,3 +71,43 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/** The search tools leave git's own files out; asking to search inside `.git` says so instead of listing them. */
+export function gitDirectorySkippedError(tool: string, relative: string): ToolResult {
+  return errorResult("INVALID_ARGUMENTS", {
+    message: `${relative} is inside .git: ${tool} leaves git's own files out`,
+    recovery_hint: "Search the working tree instead; read a file under .git with read_file if you need one.",
+    next_actions: [`${tool} .`],
+    metadata: { path: relative },
+  });
+}
+
+/** An absolute pattern, or one with a `..` segment, would match outside the directory searched. */
+export function patternLeavesSearch(pattern: string): boolean {
+  const relative = pattern.replace(/^(\.\/)+/, "");
+  return relative.startsWith("/") || relative.split(/[\\/]/).includes("..");
+}
+
+export function patternOutsideError(field: string, pattern: string, example: string): ToolResult {
+  return errorResult("OUTSIDE_WORKSPACE", {
+    message: `the ${field} "${pattern}" reaches outside the search directory`,
+    recovery_hint: `Give a ${field} relative to \`path\` without \`..\` or a leading \`/\`; set \`path\` to search another directory of the workspace.`,
+    next_actions: [example],
+  });
+}
+
+/** No write permission for anyone: the file was made read-only on purpose, and the file tools keep it so. */
+export function isReadOnlyMode(mode: number): boolean {
+  return (mode & 0o222) === 0;
+}
+
+export function readOnlyFileError(relative: string, mode: number): ToolResult {
+  const octal = (mode & 0o7777).toString(8).padStart(4, "0");
+  return errorResult("PERMISSION_DENIED", {
+    message: `${relative} is read-only (mode ${octal}); the file tools do not write over it`,
+    recovery_hint:
+      "Leave it as it is, or, if changing it is part of the task, make it writable first with a command (chmod u+w) and say why.",
+    next_actions: ["edit a writable file instead", `shell: chmod u+w ${relative}`],
+    metadata: { path: relative, mode: octal },
+  });
+}

@@ -3,9 +3,15 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
-import { errorResult, okResult } from "../tool-result.js";
-import { fileNotFoundError, notADirectoryError } from "./file-errors.js";
-import { isMissingError, resolveWorkspacePath, toPosix } from "./resolve-workspace-path.js";
+import { okResult } from "../tool-result.js";
+import {
+  fileNotFoundError,
+  gitDirectorySkippedError,
+  notADirectoryError,
+  patternLeavesSearch,
+  patternOutsideError,
+} from "./file-errors.js";
+import { hasGitSegment, isMissingError, resolveWorkspacePath, toPosix } from "./resolve-workspace-path.js";
 import { walkWorkspace } from "./walk-workspace.js";
 
 const MAX_RESULTS = 1000;
@@ -31,13 +37,8 @@ export const globTool = defineTool({
   inputSchema: globInput,
   async execute(input, context) {
     const pattern = input.pattern.replace(/^(\.\/)+/, "");
-    if (path.isAbsolute(pattern) || pattern.split("/").includes("..")) {
-      return errorResult("OUTSIDE_WORKSPACE", {
-        message: `the pattern "${input.pattern}" reaches outside the search directory`,
-        recovery_hint:
-          "Give a pattern relative to `path` without `..` or a leading `/`; set `path` to search another directory of the workspace.",
-        next_actions: ["glob **/*"],
-      });
+    if (path.isAbsolute(pattern) || patternLeavesSearch(pattern)) {
+      return patternOutsideError("pattern", input.pattern, "glob **/*");
     }
     const resolved = resolveWorkspacePath(context.workspaceRoot, input.path ?? ".", {
       forWrite: false,
@@ -61,6 +62,8 @@ export const globTool = defineTool({
       { forWrite: false },
     );
     if (!walkStart.success) return walkStart.error;
+    if (hasGitSegment(walkStart.value.relative))
+      return gitDirectorySkippedError("glob", walkStart.value.relative);
     const isMatch = picomatch(pattern, { dot: true });
     const matches: string[] = [];
     let truncated = false;

@@ -5,8 +5,13 @@ import { RE2JS } from "re2js";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
 import { errorResult, okResult, type ToolResult } from "../tool-result.js";
-import { fileNotFoundError } from "./file-errors.js";
-import { isMissingError, resolveWorkspacePath, toPosix } from "./resolve-workspace-path.js";
+import {
+  fileNotFoundError,
+  gitDirectorySkippedError,
+  patternLeavesSearch,
+  patternOutsideError,
+} from "./file-errors.js";
+import { hasGitSegment, isMissingError, resolveWorkspacePath, toPosix } from "./resolve-workspace-path.js";
 import { searchFiles, type FileMatches, type LineMatcher, type SearchTarget } from "./search-files.js";
 import { walkWorkspace } from "./walk-workspace.js";
 
@@ -61,6 +66,10 @@ export const grepTool = defineTool({
     });
     if (!resolved.success) return resolved.error;
     const base = resolved.value;
+    if (hasGitSegment(base.relative)) return gitDirectorySkippedError("grep", base.relative);
+    if (input.glob !== undefined && input.glob !== null && patternLeavesSearch(input.glob)) {
+      return patternOutsideError("glob", input.glob, "grep with glob **/*.ts");
+    }
     let isDirectory: boolean;
     try {
       isDirectory = (await stat(base.absolute)).isDirectory();

@@ -2,8 +2,13 @@ import { lstat, readlink, stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
 import { okResult } from "../tool-result.js";
-import { fileNotFoundError, formatBytes, notADirectoryError } from "./file-errors.js";
-import { isMissingError, resolveWorkspacePath } from "./resolve-workspace-path.js";
+import {
+  fileNotFoundError,
+  formatBytes,
+  gitDirectorySkippedError,
+  notADirectoryError,
+} from "./file-errors.js";
+import { hasGitSegment, isMissingError, resolveWorkspacePath } from "./resolve-workspace-path.js";
 import { walkWorkspace, type WalkStats } from "./walk-workspace.js";
 
 const MAX_DEPTH = 3;
@@ -34,6 +39,7 @@ export const listDirTool = defineTool({
     const resolved = resolveWorkspacePath(context.workspaceRoot, requested, { forWrite: false });
     if (!resolved.success) return resolved.error;
     const target = resolved.value;
+    if (hasGitSegment(target.relative)) return gitDirectorySkippedError("list_dir", target.relative);
     try {
       if (!(await stat(target.absolute)).isDirectory()) return notADirectoryError(target.relative);
     } catch (error) {

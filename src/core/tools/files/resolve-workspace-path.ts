@@ -79,9 +79,8 @@ export function resolveWorkspacePath(
     return failure(gitDirectoryDenied(requestedPath));
   }
   const real = realpathAllowingMissing(lexical, 0);
-  if (real === undefined || !isInside(root, real)) {
-    return failure(outsideWorkspace(requestedPath));
-  }
+  if (real === undefined) return failure(symlinkLoop(requestedPath));
+  if (!isInside(root, real)) return failure(outsideWorkspace(requestedPath));
   const relative = toPosix(path.relative(root, real)) || ".";
   if (options.forWrite && hasGitSegment(relative)) {
     return failure(gitDirectoryDenied(requestedPath));
@@ -114,7 +113,7 @@ export function toPosix(relativePath: string): string {
 /**
  * realpath for a path that may not exist yet: the nearest existing ancestor is resolved and
  * the missing rest appended. A dangling symlink on the way is followed by hand, since a write
- * through it would create its target. Returns undefined on a symlink loop.
+ * through it would create its target. Returns undefined on a symlink loop (or more than 40 hops).
  */
 function realpathAllowingMissing(target: string, hops: number): string | undefined {
   if (hops > MAX_LINK_HOPS) {
@@ -171,6 +170,15 @@ function outsideWorkspace(requestedPath: string): ToolResult {
     message: `"${requestedPath}" is outside the workspace`,
     recovery_hint:
       "Use a path inside the workspace, relative to its root (for example src/index.ts). Paths that leave it with .., absolute paths elsewhere and symlinks that point outside are refused.",
+    next_actions: ["list_dir ."],
+    recoverable: true,
+  });
+}
+
+function symlinkLoop(requestedPath: string): ToolResult {
+  return errorResult("INVALID_ARGUMENTS", {
+    message: `"${requestedPath}" goes through a loop of symbolic links and names no file`,
+    recovery_hint: "Use the real path of the file; list_dir shows links as `name -> target`.",
     next_actions: ["list_dir ."],
     recoverable: true,
   });

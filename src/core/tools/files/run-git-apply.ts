@@ -22,12 +22,14 @@ export function runGitApply(
   args: readonly string[],
   patch: string,
   signal?: AbortSignal,
+  /** Extra `name=value` settings of the harness's own (never the model's). */
+  config: readonly string[] = [],
 ): Promise<GitApplyOutcome> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       "git",
       // fsmonitor is a configurable command git could start; it has no business here.
-      ["-c", "core.fsmonitor=false", "apply", ...args, "-"],
+      ["-c", "core.fsmonitor=false", ...config.flatMap((setting) => ["-c", setting]), "apply", ...args, "-"],
       {
         cwd: workspaceRoot,
         env: gitEnvironment(workspaceRoot),

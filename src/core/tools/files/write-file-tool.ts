@@ -4,7 +4,7 @@ import { z } from "zod";
 import { defineTool } from "../tool.js";
 import { okResult } from "../tool-result.js";
 import { ensureParentDirectory } from "./ensure-parent-directory.js";
-import { formatBytes, isDirectoryError } from "./file-errors.js";
+import { formatBytes, isDirectoryError, isReadOnlyMode, readOnlyFileError } from "./file-errors.js";
 import { isMissingError, resolveWorkspacePath } from "./resolve-workspace-path.js";
 import { writeFileAtomically } from "./write-file-atomically.js";
 
@@ -36,6 +36,9 @@ export const writeFileTool = defineTool({
       existingMode = stats.mode & 0o7777;
     } catch (error) {
       if (!isMissingError(error)) throw error;
+    }
+    if (existingMode !== undefined && isReadOnlyMode(existingMode)) {
+      return readOnlyFileError(target.relative, existingMode);
     }
     const created = existingMode === undefined;
     const parentError = await ensureParentDirectory(target);

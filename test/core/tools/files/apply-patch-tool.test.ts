@@ -1,4 +1,4 @@
-import { readFile, readdir, symlink } from "node:fs/promises";
+import { chmod, readFile, readdir, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { applyPatchTool } from "../../../../src/core/tools/files/apply-patch-tool.js";
@@ -202,5 +202,58 @@ new mode 0120000
   it("describes its action with every path of the patch", () => {
     const action = applyPatchTool.describeAction?.({ patch: EDIT_A }, workspace.context);
     expect(action).toEqual({ paths: [path.join(workspace.root, "a.txt")] });
+  });
+
+  it("refuses a patch that touches a read-only file, changing no file", async () => {
+    await workspace.write("a.txt", "one\ntwo\nthree\n");
+    await chmod(path.join(workspace.root, "a.txt"), 0o444);
+    const before = await snapshot();
+    const result = await apply(EDIT_A);
+    expect(result.error?.error_type).toBe("PERMISSION_DENIED");
+    expect(result.output).toContain("No file was changed");
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("applies an LF patch to CRLF files, keeping CRLF on every line, next to an LF file it leaves LF", async () => {
+    await workspace.write("win.txt", "one\r\ntwo\r\nthree\r\n");
+    await workspace.write("with space.txt", "alpha\r\nbeta\r\n");
+    await workspace.write("unix.txt", "x\ny\n");
+    const patch = [
+      "--- a/win.txt",
+      "+++ b/win.txt",
+      "@@ -1,3 +1,4 @@",
+      " one",
+      "-two",
+      "+TWO",
+      "+two and a half",
+      " three",
+      "--- a/with space.txt",
+      "+++ b/with space.txt",
+      "@@ -1,2 +1,2 @@",
+      "-alpha",
+      "+ALPHA",
+      " beta",
+      "--- a/unix.txt",
+      "+++ b/unix.txt",
+      "@@ -1,2 +1,2 @@",
+      " x",
+      "-y",
+      "+Y",
+      "",
+    ].join("\n");
+    const result = await apply(patch);
+    expect(result.ok).toBe(true);
+    expect(await contentOf("win.txt")).toBe("one\r\nTWO\r\ntwo and a half\r\nthree\r\n");
+    expect(await contentOf("with space.txt")).toBe("ALPHA\r\nbeta\r\n");
+    expect(await contentOf("unix.txt")).toBe("x\nY\n");
+    expect(await readdir(workspace.context.scratchDir).catch(() => [])).toEqual([]);
+  });
+
+  it("still refuses, changing nothing, an LF patch whose context is not in the CRLF file", async () => {
+    await workspace.write("win.txt", "one\r\ntwo\r\nthree\r\n");
+    const before = await snapshot();
+    const result = await apply("--- a/win.txt\n+++ b/win.txt\n@@ -1,2 +1,2 @@\n one\n-zwei\n+TWO\n");
+    expect(result.error?.error_type).toBe("PATCH_FAILED");
+    expect(await snapshot()).toEqual(before);
   });
 });

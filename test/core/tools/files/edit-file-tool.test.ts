@@ -199,4 +199,12 @@ describe("edit_file", () => {
     expect(crossing.ok).toBe(true);
     expect(await readFile(path.join(workspace.root, "mixed.txt"), "utf8")).toBe("FIRST\r\ntwo\r\nthree\r\n");
   });
+
+  it("refuses to edit a read-only file and leaves it as it was", async () => {
+    const file = await workspace.write("locked.txt", "keep\n");
+    await chmod(file, 0o400);
+    const result = await edit({ path: "locked.txt", old_string: "keep", new_string: "changed" });
+    expect(result.error?.error_type).toBe("PERMISSION_DENIED");
+    expect(await readFile(file, "utf8")).toBe("keep\n");
+  });
 });

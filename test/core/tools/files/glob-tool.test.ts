@@ -63,4 +63,20 @@ describe("glob", () => {
     expect((await glob({ pattern: "**/leak.ts" })).metadata).toMatchObject({ count: 0 });
     expect((await glob({ pattern: "escape/*.ts" })).error?.error_type).toBe("OUTSIDE_WORKSPACE");
   });
+
+  it("does not list git's own files, even for a pattern or path under .git, as its description says", async () => {
+    for (const input of [
+      { pattern: ".git/*" },
+      { pattern: ".git/**" },
+      { pattern: "*", path: ".git" },
+      { pattern: "**", path: ".git/." },
+    ]) {
+      const result = await glob(input);
+      expect(result.ok).toBe(false);
+      expect(result.error?.error_type).toBe("INVALID_ARGUMENTS");
+      expect(result.error?.message).toMatch(/inside \.git/);
+      expect(result.output).not.toContain("HEAD");
+    }
+    expect((await glob({ pattern: "**/*" })).output).not.toMatch(/^\.git\//m);
+  });
 });

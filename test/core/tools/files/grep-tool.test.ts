@@ -116,4 +116,18 @@ describe("grep", () => {
     const result = await grep({ pattern: "needle", path: "gen", max_results: 1000 });
     expect(result.metadata).toMatchObject({ matches: 200, filesMatched: 200, filesSearched: 600 });
   });
+
+  it("refuses a glob that leaves the searched directory, as glob does, instead of finding nothing", async () => {
+    for (const pattern of ["../**", "../*.ts", "/etc/*", "src/../../x"]) {
+      const result = await grep({ pattern: "a", glob: pattern });
+      expect(result.error?.error_type).toBe("OUTSIDE_WORKSPACE");
+      expect(result.error?.message).toContain(pattern);
+    }
+  });
+
+  it("does not search git's own files when asked to, saying why", async () => {
+    const result = await grep({ pattern: "ref", path: ".git" });
+    expect(result.error?.error_type).toBe("INVALID_ARGUMENTS");
+    expect(result.error?.message).toMatch(/inside \.git/);
+  });
 });

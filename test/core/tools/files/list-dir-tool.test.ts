@@ -71,4 +71,11 @@ describe("list_dir", () => {
     expect((await list({ path: "nope" })).error?.error_type).toBe("FILE_NOT_FOUND");
     expect((await list({ path: "../outside" })).error?.error_type).toBe("OUTSIDE_WORKSPACE");
   });
+
+  it("does not list git's own files when asked for .git, saying why", async () => {
+    const result = await list({ path: ".git" });
+    expect(result.error?.error_type).toBe("INVALID_ARGUMENTS");
+    expect(result.error?.message).toMatch(/inside \.git/);
+    expect(result.output).not.toContain("HEAD");
+  });
 });

@@ -58,10 +58,29 @@ describe("resolveWorkspacePath", () => {
     expect(inner.success && inner.value.relative).toBe("later.txt");
   });
 
-  it("refuses symlink loops", async () => {
+  it("refuses symlink loops, saying it is a loop (for reading and writing, direct or below)", async () => {
     await symlink(path.join(workspace.root, "loop-b"), path.join(workspace.root, "loop-a"));
     await symlink(path.join(workspace.root, "loop-a"), path.join(workspace.root, "loop-b"));
-    expect(await errorTypeOf("loop-a/x", true)).toBe("OUTSIDE_WORKSPACE");
+    await symlink("self", path.join(workspace.root, "self"));
+    for (const [requested, forWrite] of [
+      ["loop-a/x", true],
+      ["loop-a", false],
+      ["self", true],
+      ["self/deeper/file.txt", false],
+    ] as const) {
+      const resolved = resolveWorkspacePath(workspace.root, requested, { forWrite });
+      expect(resolved.success).toBe(false);
+      if (resolved.success) continue;
+      expect(resolved.error.error?.error_type).toBe("INVALID_ARGUMENTS");
+      expect(resolved.error.error?.message).toMatch(/loop of symbolic links/);
+    }
+  });
+
+  it("still refuses a loop-free chain of links that ends outside the workspace as outside", async () => {
+    await symlink(workspace.outside, path.join(workspace.root, "hop-2"));
+    await symlink("hop-2", path.join(workspace.root, "hop-1"));
+    expect(await errorTypeOf("hop-1/x.txt", true)).toBe("OUTSIDE_WORKSPACE");
+    expect(await errorTypeOf("hop-1", false)).toBe("OUTSIDE_WORKSPACE");
   });
 
   it("denies writes under any .git segment, in any case, but allows reading", async () => {

@@ -96,4 +96,15 @@ describe("write_file", () => {
     expect(longPath.error?.error_type).toBe("INVALID_ARGUMENTS");
     expect(await readdir(workspace.root)).toEqual(before);
   });
+
+  it("refuses to write over a read-only file and leaves it as it was", async () => {
+    const file = await workspace.write("locked.txt", "keep\n");
+    await chmod(file, 0o444);
+    const result = await write({ path: "locked.txt", content: "changed\n" });
+    expect(result.error?.error_type).toBe("PERMISSION_DENIED");
+    expect(result.error?.message).toMatch(/read-only \(mode 0444\)/);
+    expect(await readFile(file, "utf8")).toBe("keep\n");
+    await chmod(file, 0o644);
+    expect((await write({ path: "locked.txt", content: "changed\n" })).ok).toBe(true);
+  });
 });
