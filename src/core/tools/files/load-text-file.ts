@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFile, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, read as readChunk, readSync } from "node:fs";
 import { isBinaryFileSync } from "isbinaryfile";
 import { errorResult, type ToolResult } from "../tool-result.js";
 import {
@@ -46,6 +46,7 @@ export type LoadTextFileResult =
  * 50–100 µs here. Larger files are read asynchronously so a slow disk never stalls the process.
  */
 const SYNC_READ_MAX_BYTES = 256 * 1024;
+const ASYNC_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Opened without blocking (a FIFO swapped in after the checks cannot hang the process: the open
@@ -74,6 +75,10 @@ export async function loadTextFile(
     if (hasCode(error, "ELOOP")) {
       return { success: false, missing: false, error: swappedForLinkError(target.relative) };
     }
+    // A socket cannot be opened at all; a device may refuse.
+    if (hasCode(error, "ENXIO") || hasCode(error, "ENODEV") || hasCode(error, "EOPNOTSUPP")) {
+      return { success: false, missing: false, error: notRegularFileError(target.relative) };
+    }
     throw error;
   }
   let buffer: Buffer;
@@ -97,7 +102,7 @@ export async function loadTextFile(
     buffer =
       stats.size <= SYNC_READ_MAX_BYTES
         ? readAllSync(descriptor, stats.size, maxBytes)
-        : await readAll(descriptor);
+        : await readAll(descriptor, maxBytes);
   } finally {
     closeSync(descriptor);
   }
@@ -151,8 +156,22 @@ function readAllSync(descriptor: number, expectedSize: number, maxBytes: number)
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
 
-function readAll(descriptor: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    readFile(descriptor, (error, data) => (error ? reject(error) : resolve(data)));
-  });
+/** The same, without blocking the process: for files large enough that a slow disk would show. */
+async function readAll(descriptor: number, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(ASYNC_CHUNK_BYTES);
+    const read = await new Promise<number>((resolve, reject) => {
+      readChunk(descriptor, chunk, 0, chunk.length, null, (error, bytes) =>
+        error ? reject(error) : resolve(bytes),
+      );
+    });
+    if (read === 0) break;
+    chunks.push(chunk.subarray(0, read));
+    total += read;
+    // A file that keeps growing is not read past the limit.
+    if (total > maxBytes) break;
+  }
+  return Buffer.concat(chunks, total);
 }

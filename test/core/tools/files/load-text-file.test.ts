@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { loadTextFile } from "../../../../src/core/tools/files/load-text-file.js";
@@ -36,6 +37,20 @@ describe("loadTextFile", () => {
     if (loaded.success) return;
     expect(loaded.missing).toBe(false);
     expect(loaded.error.error?.message).toMatch(/not a regular file/);
+  });
+
+  it("refuses a socket as not a regular file instead of failing", async () => {
+    const socketPath = path.join(workspace.root, "app.sock");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      const loaded = await loadTextFile(workspace.root, resolvedAs("app.sock"));
+      expect(loaded.success).toBe(false);
+      if (loaded.success) return;
+      expect(loaded.error.error?.message).toMatch(/not a regular file/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("reads small and large files whole, multi-byte characters included", async () => {
