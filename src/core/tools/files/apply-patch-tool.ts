@@ -12,10 +12,11 @@ import {
   type PatchFileStat,
 } from "./collect-patch-paths.js";
 import { randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { detectLineEnding } from "./line-endings.js";
 import { loadTextFile } from "./load-text-file.js";
+import { snapshotFiles, type FilesSnapshot } from "./snapshot-files.js";
 import { isReadOnlyMode, readOnlyFileError } from "./file-errors.js";
 import { isMissingError, resolveWorkspacePath, type WorkspacePath } from "./resolve-workspace-path.js";
 import { runGitApply } from "./run-git-apply.js";
@@ -66,7 +67,8 @@ export const applyPatchTool = defineTool({
       // a removed line. Either way git checks every hunk of every file before writing any.
       for (const countOptions of [[], ["--recount"]]) {
         const options = [strip, ...countOptions];
-        const run = (args: readonly string[]) => runGitApply(root, args, patch, context.signal, config);
+        const run = (args: readonly string[]) =>
+          runGitApply(root, context.scratchDir, args, patch, context.signal, config);
         const numstat = await run(["--numstat", "-z", ...options]);
         if (numstat.exitCode !== 0) {
           failures.push(numstat.stderr.trim());
@@ -89,8 +91,10 @@ export const applyPatchTool = defineTool({
           failures.push(check.stderr.trim());
           continue;
         }
+        const before = snapshotFiles(root, [...parsedPaths, ...gitPaths]);
         const applied = await run(applyOptions);
-        if (applied.exitCode !== 0) return patchFailed([applied.stderr.trim()], parsedPaths);
+        if (applied.exitCode !== 0)
+          return restoreAfterFailedWrite(before, applied.stderr.trim(), parsedPaths);
         return appliedResult(stats, [...parsedPaths, ...gitPaths], collectRenames(patch));
       }
       return undefined;
@@ -100,7 +104,7 @@ export const applyPatchTool = defineTool({
     // A model writes LF patches; a CRLF file's context lines then match nowhere. Once more, with
     // those files read as LF and written back as CRLF (a gitattributes file of the harness's own
     // naming only them), so every line keeps the file's ending.
-    const crlfFiles = await crlfTargets(root, parsedPaths);
+    const crlfFiles = withRenamedTargets(await crlfTargets(root, parsedPaths), collectRenames(patch));
     if (crlfFiles.length > 0 && !patchHasCrlfLines(patch)) {
       const attributes = path.join(
         context.scratchDir,
@@ -151,8 +155,13 @@ function appliedResult(
 
 function firstDeniedPath(root: string, paths: readonly string[]): ToolResult | undefined {
   for (const item of paths) {
+    const linked = isSymbolicLink(path.join(root, item));
     const resolved = resolveWorkspacePath(root, item, { forWrite: true });
-    const error = resolved.success ? readOnlyTarget(resolved.value) : resolved.error;
+    const error = linked
+      ? linkRefused("symlink")
+      : resolved.success
+        ? readOnlyTarget(resolved.value)
+        : resolved.error;
     if (error !== undefined) {
       return { ...error, output: `The patch was not applied: it touches "${item}". No file was changed.` };
     }
@@ -175,8 +184,32 @@ async function crlfTargets(root: string, paths: readonly string[]): Promise<stri
   return found;
 }
 
+/** A rename or copy of a CRLF file writes a new path: it keeps CRLF too. */
+function withRenamedTargets(crlfFiles: readonly string[], renames: ReadonlyMap<string, string>): string[] {
+  const all = new Set(crlfFiles);
+  for (const [to, from] of renames) {
+    if (all.has(from) && PLAIN_PATH.test(to) && !path.isAbsolute(to) && !to.split("/").includes(".."))
+      all.add(to);
+  }
+  return [...all];
+}
+
 function patchHasCrlfLines(patch: string): boolean {
   return /\r\n/.test(patch);
+}
+
+/**
+ * git patches a symlink as a text holding its target: a hunk without any mode line retargets it,
+ * and a rename or copy of one makes a new link whose relative target may now lead out. A patch
+ * whose path is a symlink (on either side) is refused; links inside a path are resolved as usual.
+ */
+function isSymbolicLink(absolute: string): boolean {
+  try {
+    return lstatSync(absolute).isSymbolicLink();
+  } catch (error) {
+    if (isMissingError(error)) return false;
+    throw error;
+  }
 }
 
 /** An existing regular file nobody may write: refused as write_file and edit_file refuse it. */
@@ -190,6 +223,25 @@ function readOnlyTarget(target: WorkspacePath): ToolResult | undefined {
     if (isMissingError(error)) return undefined;
     throw error;
   }
+}
+
+/** git checked every hunk, then failed while writing: what it wrote is put back. */
+function restoreAfterFailedWrite(
+  before: FilesSnapshot,
+  gitMessage: string,
+  paths: readonly string[],
+): ToolResult {
+  try {
+    before.restore();
+  } catch (error) {
+    return errorResult("PATCH_FAILED", {
+      message: `git stopped while writing the patch (${gitMessage}) and the files could not all be put back (${error instanceof Error ? error.message : String(error)}): some may be changed`,
+      recovery_hint: "Read the files the patch names to see their state before doing anything else.",
+      next_actions: paths.slice(0, 3).map((item) => `read_file ${item}`),
+      recoverable: false,
+    });
+  }
+  return patchFailed([gitMessage], paths);
 }
 
 function patchFailed(gitMessages: readonly string[], paths: readonly string[]): ToolResult {

@@ -138,7 +138,8 @@ async function writeEdit(
   newString: string,
   content: string = newText,
 ): Promise<ToolResult> {
-  await writeFileAtomically(target.absolute, content, mode);
+  const notWritten = await writeFileAtomically(target, content, mode);
+  if (notWritten !== undefined) return notWritten;
   const snippet = renderEditSnippet(oldText, newText, replacements, oldString, newString);
   const count = replacements.length;
   return okResult(`Edited ${target.relative}: ${count} replacement${count === 1 ? "" : "s"}.\n${snippet}`, {
@@ -151,7 +152,8 @@ async function writeEdit(
 async function createFile(target: WorkspacePath, content: string): Promise<ToolResult> {
   const parentError = await ensureParentDirectory(target);
   if (parentError !== undefined) return parentError;
-  await writeFileAtomically(target.absolute, content);
+  const notWritten = await writeFileAtomically(target, content);
+  if (notWritten !== undefined) return notWritten;
   return okResult(`Created ${target.relative}.`, {
     summary: `created ${target.relative}`,
     artifacts: [target.relative],

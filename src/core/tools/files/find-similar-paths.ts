@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { isMissingError } from "./resolve-workspace-path.js";
 import { stringSimilarity } from "./string-similarity.js";
@@ -22,7 +22,7 @@ export async function findSimilarPaths(root: string, missingRelative: string, li
   };
 
   const nearest = await nearestExistingDirectory(root, path.posix.dirname(missingRelative));
-  for (const name of await readdir(path.join(root, nearest))) {
+  for (const name of await readNamesIfPresent(path.join(root, nearest))) {
     const relative = nearest === "." ? name : `${nearest}/${name}`;
     // A near name in the same directory is the likeliest intent, so it gets a small bonus.
     remember(relative, nameScore(wantedName, name.toLowerCase()) + 0.05);
@@ -59,11 +59,22 @@ function stem(name: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
+/** A folder's names; none when it vanished since it was found (a command may be changing the tree). */
+async function readNamesIfPresent(directory: string): Promise<string[]> {
+  try {
+    return await readdir(directory);
+  } catch (error) {
+    if (isMissingError(error)) return [];
+    throw error;
+  }
+}
+
 async function nearestExistingDirectory(root: string, relativeDirectory: string): Promise<string> {
   let current = relativeDirectory;
   for (;;) {
     try {
-      if ((await stat(path.join(root, current))).isDirectory()) return current;
+      // lstat: a link to a folder (maybe outside the workspace) is not listed for suggestions.
+      if ((await lstat(path.join(root, current))).isDirectory()) return current;
     } catch (error) {
       if (!isMissingError(error)) throw error;
     }

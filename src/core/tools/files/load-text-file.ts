@@ -1,4 +1,12 @@
-import { closeSync, constants, fstatSync, openSync, read as readChunk, readSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  read as readChunk,
+  readlinkSync,
+  readSync,
+} from "node:fs";
 import { isBinaryFileSync } from "isbinaryfile";
 import { errorResult, type ToolResult } from "../tool-result.js";
 import {
@@ -53,7 +61,7 @@ const ASYNC_CHUNK_BYTES = 1024 * 1024;
  * returns at once and the descriptor is refused as not a regular file) and without following a
  * final symlink (the path is already resolved; a link there now was put in after the check).
  */
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+export const NO_FOLLOW_READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
 /**
  * Reads a workspace file as UTF-8 text, refusing what a text tool cannot handle well:
@@ -67,7 +75,7 @@ export async function loadTextFile(
 ): Promise<LoadTextFileResult> {
   let descriptor: number;
   try {
-    descriptor = openSync(target.absolute, OPEN_FLAGS);
+    descriptor = openSync(target.absolute, NO_FOLLOW_READ_FLAGS);
   } catch (error) {
     if (isMissingError(error)) {
       return { success: false, missing: true, error: await fileNotFoundError(root, target.relative) };
@@ -84,6 +92,9 @@ export async function loadTextFile(
   let buffer: Buffer;
   let mode: number;
   try {
+    if (!openedWhereResolved(descriptor, target.absolute)) {
+      return { success: false, missing: false, error: swappedForLinkError(target.relative) };
+    }
     const stats = fstatSync(descriptor);
     if (stats.isDirectory()) {
       return { success: false, missing: false, error: isDirectoryError(target.relative) };
@@ -128,10 +139,25 @@ export async function loadTextFile(
   };
 }
 
+/**
+ * O_NOFOLLOW guards only the last name: a folder on the way may have been swapped for a link since
+ * the path was resolved. The kernel says where the descriptor really is (Linux: /proc/self/fd);
+ * anything but the resolved path is refused. Where /proc is missing, the open's own checks stand.
+ */
+export function openedWhereResolved(descriptor: number, resolvedAbsolute: string): boolean {
+  let opened: string;
+  try {
+    opened = readlinkSync(`/proc/self/fd/${descriptor}`);
+  } catch {
+    return true;
+  }
+  return opened === resolvedAbsolute;
+}
+
 /** The resolved real path is a symlink now: something replaced the file after the check. */
 function swappedForLinkError(relative: string): ToolResult {
   return errorResult("INVALID_ARGUMENTS", {
-    message: `${relative} became a symbolic link after its path was checked; it was not followed`,
+    message: `${relative} changed into a symbolic link (or a folder on its path did) after its path was checked; it was not followed`,
     recovery_hint:
       "Call the tool again: the path is resolved anew, and a link is followed only inside the workspace.",
     next_actions: [`list_dir ${relative.includes("/") ? relative.slice(0, relative.lastIndexOf("/")) : "."}`],

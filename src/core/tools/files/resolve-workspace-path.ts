@@ -150,7 +150,8 @@ function readDanglingLink(candidate: string): string | undefined {
     const stats = lstatSync(candidate);
     return stats.isSymbolicLink() ? readlinkSync(candidate) : undefined;
   } catch (error) {
-    if (isMissingError(error)) {
+    // EINVAL: no longer a link when it was read (replaced meanwhile).
+    if (isMissingError(error) || hasCode(error, "EINVAL")) {
       return undefined;
     }
     throw error;

@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -17,22 +19,40 @@ export interface GitApplyOutcome {
 const TIMEOUT_MS = 30_000;
 const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
 
-export function runGitApply(
+/**
+ * git apply runs against an empty repository of the harness's own (GIT_DIR) with the workspace as
+ * its work tree, and reads no system or user config. Whatever is in the workspace — a `.git` a
+ * command created, files that make its root look like a bare repository (`HEAD`, `config`,
+ * `objects/`), a repository's own config — is never read as configuration: a filter, hook,
+ * attributes file or fsmonitor named there cannot run. The work tree's `.gitattributes` still
+ * apply (line endings), but no filter driver is defined to run.
+ */
+export async function runGitApply(
   workspaceRoot: string,
+  scratchDir: string,
   args: readonly string[],
   patch: string,
   signal?: AbortSignal,
   /** Extra `name=value` settings of the harness's own (never the model's). */
   config: readonly string[] = [],
 ): Promise<GitApplyOutcome> {
+  const gitDir = await emptyRepository(scratchDir);
   return new Promise((resolve, reject) => {
     const child = execFile(
       "git",
-      // fsmonitor is a configurable command git could start; it has no business here.
-      ["-c", "core.fsmonitor=false", ...config.flatMap((setting) => ["-c", setting]), "apply", ...args, "-"],
+      [
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "safe.bareRepository=explicit",
+        ...config.flatMap((setting) => ["-c", setting]),
+        "apply",
+        ...args,
+        "-",
+      ],
       {
         cwd: workspaceRoot,
-        env: gitEnvironment(workspaceRoot),
+        env: gitEnvironment(workspaceRoot, gitDir),
         timeout: TIMEOUT_MS,
         maxBuffer: MAX_OUTPUT_BYTES,
         encoding: "utf8",
@@ -52,17 +72,33 @@ export function runGitApply(
   });
 }
 
+/** `<scratch>/git-apply.git`: HEAD, an empty object store and refs, a config that says bare. Made once. */
+async function emptyRepository(scratchDir: string): Promise<string> {
+  const gitDir = path.join(scratchDir, "git-apply.git");
+  if (existsSync(path.join(gitDir, "config"))) return gitDir;
+  await mkdir(path.join(gitDir, "objects"), { recursive: true, mode: 0o700 });
+  await mkdir(path.join(gitDir, "refs"), { recursive: true, mode: 0o700 });
+  await writeFile(path.join(gitDir, "HEAD"), "ref: refs/heads/main\n", { mode: 0o600 });
+  await writeFile(path.join(gitDir, "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", {
+    mode: 0o600,
+  });
+  return gitDir;
+}
+
 /**
- * No GIT_* variable of the harness leaks in (GIT_DIR would point git at another repository), and
- * git may not look for a repository above the workspace: in a workspace nested in someone else's
- * checkout, paths would otherwise be taken relative to that checkout's top.
+ * No GIT_* variable of the harness leaks in; git is given its repository and work tree instead of
+ * looking for one, and neither the system's nor the user's config.
  */
-function gitEnvironment(workspaceRoot: string): NodeJS.ProcessEnv {
+function gitEnvironment(workspaceRoot: string, gitDir: string): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith("GIT_")) environment[key] = value;
   }
+  environment.GIT_DIR = gitDir;
+  environment.GIT_WORK_TREE = workspaceRoot;
   environment.GIT_CEILING_DIRECTORIES = path.dirname(workspaceRoot);
+  environment.GIT_CONFIG_NOSYSTEM = "1";
+  environment.GIT_CONFIG_GLOBAL = "/dev/null";
   environment.LC_ALL = "C";
   return environment;
 }

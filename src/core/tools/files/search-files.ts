@@ -1,6 +1,7 @@
-import { readFile, stat } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { isBinaryFileSync } from "isbinaryfile";
-import { isMissingError } from "./resolve-workspace-path.js";
+import { NO_FOLLOW_READ_FLAGS, openedWhereResolved } from "./load-text-file.js";
+import { hasCode, isMissingError } from "./resolve-workspace-path.js";
 
 /** Files larger than this are skipped: they are rarely source and slow to scan. */
 export const MAX_SEARCHED_FILE_BYTES = 2 * 1024 * 1024;
@@ -78,17 +79,32 @@ async function searchFile(
   options: SearchOptions,
   summary: SearchSummary,
 ): Promise<FileMatches | undefined> {
+  // Opened once, without following a final symlink or blocking on a FIFO, and checked on that
+  // descriptor: what was found by the walk may have been swapped since.
+  let handle: FileHandle;
+  try {
+    handle = await open(target.absolute, NO_FOLLOW_READ_FLAGS);
+  } catch (error) {
+    // Deleted since the walk, swapped for a link, or a socket: no matches.
+    if (isMissingError(error) || hasCode(error, "ELOOP") || hasCode(error, "ENXIO")) return undefined;
+    throw error;
+  }
   let buffer: Buffer;
   try {
-    if ((await stat(target.absolute)).size > MAX_SEARCHED_FILE_BYTES) {
+    if (!openedWhereResolved(handle.fd, target.absolute)) return undefined;
+    const stats = await handle.stat();
+    if (!stats.isFile()) return undefined;
+    if (stats.size > MAX_SEARCHED_FILE_BYTES) {
       summary.skippedLarge += 1;
       return undefined;
     }
-    buffer = await readFile(target.absolute);
-  } catch (error) {
-    // A file deleted between the walk and the read simply has no matches.
-    if (isMissingError(error)) return undefined;
-    throw error;
+    buffer = await readUpTo(handle, stats.size + 1);
+    if (buffer.length > MAX_SEARCHED_FILE_BYTES) {
+      summary.skippedLarge += 1;
+      return undefined;
+    }
+  } finally {
+    await handle.close();
   }
   summary.filesSearched += 1;
   if (options.literal !== undefined && !buffer.includes(options.literal)) {
@@ -143,4 +159,16 @@ async function searchFile(
 
 function withoutCarriageReturn(line: string): string {
   return line.endsWith("\r") ? line.slice(0, -1) : line;
+}
+
+/** At most `limit` bytes from the start: a file growing while it is read cannot make this unbounded. */
+async function readUpTo(handle: FileHandle, limit: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(limit);
+  let filled = 0;
+  while (filled < limit) {
+    const { bytesRead } = await handle.read(buffer, filled, limit - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
 }

@@ -43,7 +43,8 @@ export const writeFileTool = defineTool({
     const created = existingMode === undefined;
     const parentError = await ensureParentDirectory(target);
     if (parentError !== undefined) return parentError;
-    await writeFileAtomically(target.absolute, input.content, existingMode);
+    const notWritten = await writeFileAtomically(target, input.content, existingMode);
+    if (notWritten !== undefined) return notWritten;
 
     const bytes = Buffer.byteLength(input.content, "utf8");
     const lineCount =

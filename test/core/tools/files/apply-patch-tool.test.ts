@@ -1,4 +1,5 @@
-import { chmod, readFile, readdir, symlink } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, readFile, readdir, readlink, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { applyPatchTool } from "../../../../src/core/tools/files/apply-patch-tool.js";
@@ -246,7 +247,8 @@ new mode 0120000
     expect(await contentOf("win.txt")).toBe("one\r\nTWO\r\ntwo and a half\r\nthree\r\n");
     expect(await contentOf("with space.txt")).toBe("ALPHA\r\nbeta\r\n");
     expect(await contentOf("unix.txt")).toBe("x\nY\n");
-    expect(await readdir(workspace.context.scratchDir).catch(() => [])).toEqual([]);
+    // The attributes file of the retry is gone; only git apply's own empty repository stays.
+    expect(await readdir(workspace.context.scratchDir)).toEqual(["git-apply.git"]);
   });
 
   it("still refuses, changing nothing, an LF patch whose context is not in the CRLF file", async () => {
@@ -255,5 +257,93 @@ new mode 0120000
     const result = await apply("--- a/win.txt\n+++ b/win.txt\n@@ -1,2 +1,2 @@\n one\n-zwei\n+TWO\n");
     expect(result.error?.error_type).toBe("PATCH_FAILED");
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("reads no configuration from the workspace: files that make its root look like a bare repository run nothing", async () => {
+    const marker = path.join(workspace.outside, "ran");
+    await workspace.write("HEAD", "ref: refs/heads/main\n");
+    await workspace.write("objects/keep", "");
+    await workspace.write("refs/keep", "");
+    await workspace.write("attrs", "* filter=x\n");
+    await workspace.write(
+      "config",
+      `[core]\n\tbare = true\n\tattributesFile = ${workspace.root}/attrs\n[filter "x"]\n\tclean = touch ${marker} && cat\n\tsmudge = touch ${marker} && cat\n`,
+    );
+    await workspace.write("a.txt", "one\ntwo\nthree\n");
+    const result = await apply(EDIT_A);
+    expect(result.ok).toBe(true);
+    expect(await contentOf("a.txt")).toBe("one\nTWO\nthree\n");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("reads no configuration from a .git a command made in the workspace (filters, attributes, hooks)", async () => {
+    const marker = path.join(workspace.outside, "ran");
+    initGitRepository(workspace.root);
+    await writeFile(
+      path.join(workspace.root, ".git", "config"),
+      `[core]\n\trepositoryformatversion = 0\n\tattributesFile = ${workspace.root}/attrs\n[filter "x"]\n\tclean = touch ${marker} && cat\n\tsmudge = touch ${marker} && cat\n\trequired = true\n`,
+    );
+    await workspace.write("attrs", "* filter=x\n");
+    await workspace.write(".gitattributes", "*.txt filter=x\n");
+    await workspace.write("a.txt", "one\ntwo\nthree\n");
+    const result = await apply(EDIT_A);
+    expect(result.ok).toBe(true);
+    expect(await contentOf("a.txt")).toBe("one\nTWO\nthree\n");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("refuses to retarget, rename or copy an existing symlink, whatever the patch spells (no mode lines needed)", async () => {
+    await workspace.write("real.txt", "hello\n");
+    await workspace.write("sub/x.txt", "x\n");
+    await symlink("real.txt", path.join(workspace.root, "link"));
+    await symlink("../x.txt", path.join(workspace.root, "sub", "rel"));
+    const patches = [
+      "--- a/link\n+++ b/link\n@@ -1 +1 @@\n-real.txt\n\\ No newline at end of file\n+../outside/secret\n\\ No newline at end of file\n",
+      "diff --git a/sub/rel b/rel\nsimilarity index 100%\nrename from sub/rel\nrename to rel\n",
+      "diff --git a/sub/rel b/copied\nsimilarity index 100%\ncopy from sub/rel\ncopy to copied\n",
+    ];
+    for (const patch of patches) {
+      const before = await snapshot();
+      const result = await apply(patch);
+      expect(result.error?.error_type).toBe("PERMISSION_DENIED");
+      expect(result.error?.message).toMatch(/symlink/);
+      expect(await snapshot()).toEqual(before);
+    }
+    expect(await readlink(path.join(workspace.root, "link"))).toBe("real.txt");
+    expect(await readlink(path.join(workspace.root, "sub", "rel"))).toBe("../x.txt");
+    expect(existsSync(path.join(workspace.root, "rel"))).toBe(false);
+    expect(existsSync(path.join(workspace.root, "copied"))).toBe(false);
+  });
+
+  it("puts back what git wrote when its write fails after the check passed (all or nothing)", async () => {
+    await workspace.write("a.txt", "one\ntwo\nthree\n");
+    await workspace.write("f", "a file where the patch wants a folder\n");
+    await workspace.write("d/k", "a folder where the patch wants a file\n");
+    for (const extra of [
+      "--- /dev/null\n+++ b/f/new.txt\n@@ -0,0 +1 @@\n+x\n",
+      "--- /dev/null\n+++ b/f/g/h\n@@ -0,0 +1 @@\n+x\n",
+      "--- /dev/null\n+++ b/d\n@@ -0,0 +1 @@\n+x\n",
+    ]) {
+      const before = await snapshot();
+      const result = await apply(EDIT_A + extra);
+      expect(result.error?.error_type).toBe("PATCH_FAILED");
+      expect(await snapshot()).toEqual(before);
+    }
+  });
+
+  it("keeps CRLF in a renamed or copied CRLF file patched with LF lines", async () => {
+    await workspace.write("win.txt", "l1\r\nl2\r\nl3\r\n");
+    const hunk = "@@ -1,3 +1,3 @@\n l1\n-l2\n+L2\n l3\n";
+    const copy = await apply(
+      `diff --git a/win.txt b/copy.txt\ncopy from win.txt\ncopy to copy.txt\n--- a/win.txt\n+++ b/copy.txt\n${hunk}`,
+    );
+    expect(copy.ok).toBe(true);
+    expect(await contentOf("copy.txt")).toBe("l1\r\nL2\r\nl3\r\n");
+    const rename = await apply(
+      `diff --git a/win.txt b/moved.txt\nrename from win.txt\nrename to moved.txt\n--- a/win.txt\n+++ b/moved.txt\n${hunk}`,
+    );
+    expect(rename.ok).toBe(true);
+    expect(await contentOf("moved.txt")).toBe("l1\r\nL2\r\nl3\r\n");
+    expect(existsSync(path.join(workspace.root, "win.txt"))).toBe(false);
   });
 });

@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { searchFiles } from "../../../../src/core/tools/files/search-files.js";
 import { grepTool } from "../../../../src/core/tools/files/grep-tool.js";
 import { createWorkspace, initGitRepository, runTool, type Workspace } from "./workspace-fixture.js";
 
@@ -129,5 +134,37 @@ describe("grep", () => {
     const result = await grep({ pattern: "ref", path: ".git" });
     expect(result.error?.error_type).toBe("INVALID_ARGUMENTS");
     expect(result.error?.message).toMatch(/inside \.git/);
+  });
+
+  it("answers at once for a FIFO or a socket, named or found in a folder, instead of blocking on it", async () => {
+    execFileSync("mkfifo", [path.join(workspace.root, "src", "pipe")]);
+    const server = createServer();
+    await new Promise<void>((resolve) =>
+      server.listen(path.join(workspace.root, "src", "app.sock"), resolve),
+    );
+    try {
+      const named = await grep({ pattern: "x", path: "src/pipe" });
+      expect(named.ok).toBe(true);
+      expect(named.output).not.toContain("pipe:");
+      const inFolder = await grep({ pattern: "alpha", path: "src" });
+      expect(inFolder.output).toContain("src/a.ts:1:export function alpha() {}");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("never reads through a symlink handed to the search, even one swapped in after the walk", async () => {
+    await writeFile(path.join(workspace.outside, "secret.txt"), "TOPSECRET outside\n");
+    await symlink(path.join(workspace.outside, "secret.txt"), path.join(workspace.root, "swapped.txt"));
+    const summary = await searchFiles(
+      [{ relative: "swapped.txt", absolute: path.join(workspace.root, "swapped.txt") }],
+      {
+        regex: { test: (line) => line.includes("TOPSECRET") },
+        prefilter: undefined,
+        maxMatchesPerFile: 10,
+        contextLines: 0,
+      },
+    );
+    expect(summary.files).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { symlink, writeFile } from "node:fs/promises";
+import { rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
@@ -26,8 +26,22 @@ describe("loadTextFile", () => {
     expect(loaded.success).toBe(false);
     if (loaded.success) return;
     expect(loaded.error.error?.error_type).toBe("INVALID_ARGUMENTS");
-    expect(loaded.error.error?.message).toMatch(/became a symbolic link/);
+    expect(loaded.error.error?.message).toMatch(/changed into a symbolic link/);
     expect(JSON.stringify(loaded.error)).not.toContain("outside the workspace");
+  });
+
+  it("refuses a file reached through a folder swapped for a link after the path was resolved", async () => {
+    await workspace.write("sub/secret.txt", "inside\n");
+    await writeFile(path.join(workspace.outside, "secret.txt"), "outside the workspace\n");
+    const target = resolvedAs("sub/secret.txt");
+    // The swap: the folder becomes a link to a folder outside that holds a file of the same name.
+    await rm(path.join(workspace.root, "sub"), { recursive: true });
+    await symlink(workspace.outside, path.join(workspace.root, "sub"));
+    const loaded = await loadTextFile(workspace.root, target);
+    expect(loaded.success).toBe(false);
+    if (loaded.success) return;
+    expect(JSON.stringify(loaded.error)).not.toContain("outside the workspace");
+    expect(loaded.error.error?.message).toMatch(/symbolic link/);
   });
 
   it("refuses a FIFO put at a resolved path at once instead of waiting for a writer", async () => {

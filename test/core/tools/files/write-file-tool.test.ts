@@ -1,7 +1,8 @@
-import { chmod, lstat, mkdir, readFile, readdir, stat, symlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, readdir, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { writeFileTool } from "../../../../src/core/tools/files/write-file-tool.js";
+import { writeFileAtomically } from "../../../../src/core/tools/files/write-file-atomically.js";
 import { createWorkspace, initGitRepository, runTool, type Workspace } from "./workspace-fixture.js";
 
 let workspace: Workspace;
@@ -106,5 +107,16 @@ describe("write_file", () => {
     expect(await readFile(file, "utf8")).toBe("keep\n");
     await chmod(file, 0o644);
     expect((await write({ path: "locked.txt", content: "changed\n" })).ok).toBe(true);
+  });
+
+  it("writes nothing outside when a folder on the path became a link after the path was resolved", async () => {
+    await mkdir(path.join(workspace.root, "sub"));
+    const target = { absolute: path.join(workspace.root, "sub", "new.txt"), relative: "sub/new.txt" };
+    await rm(path.join(workspace.root, "sub"), { recursive: true });
+    await symlink(workspace.outside, path.join(workspace.root, "sub"));
+    const refused = await writeFileAtomically(target, "payload\n");
+    expect(refused?.error?.error_type).toBe("INVALID_ARGUMENTS");
+    expect(refused?.error?.message).toMatch(/changed into a symbolic link/);
+    expect(await readdir(workspace.outside)).toEqual([]);
   });
 });
