@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { errorResult, type ToolResult } from "../tool-result.js";
 
@@ -85,7 +85,25 @@ export function resolveWorkspacePath(
   if (options.forWrite && hasGitSegment(relative)) {
     return failure(gitDirectoryDenied(requestedPath));
   }
+  // `a.txt/` names a folder: the kernel would refuse it (ENOTDIR); so does this.
+  if (/[\\/]\.?$/.test(requestedPath) && isExistingNonDirectory(real)) {
+    return failure(
+      errorResult("NOT_A_DIRECTORY", {
+        message: `"${requestedPath}" ends with a slash, but ${relative} is a file, not a folder`,
+        recovery_hint: `Name the file without the trailing slash: ${relative}.`,
+        next_actions: [`read_file ${relative}`],
+      }),
+    );
+  }
   return { success: true, value: { absolute: real, relative } };
+}
+
+function isExistingNonDirectory(absolute: string): boolean {
+  try {
+    return !statSync(absolute).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** True when `candidate` is `root` or below it. Both must be absolute and normalised. */

@@ -118,4 +118,14 @@ describe("read_file", () => {
     expect(result.output).toContain("line cut: 3000 more characters");
     expect(result.output.length).toBeLessThan(2300);
   });
+
+  it("refuses a file named with a trailing slash, as the kernel would, instead of reading it", async () => {
+    await workspace.write("a.txt", "one\n");
+    for (const requested of ["a.txt/", "a.txt/."]) {
+      const result = await read({ path: requested });
+      expect(result.error?.error_type).toBe("NOT_A_DIRECTORY");
+      expect(result.output).not.toContain("one");
+    }
+    expect((await read({ path: "a.txt" })).ok).toBe(true);
+  });
 });
