@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { hasCode, isMissingError, toPosix } from "./resolve-workspace-path.js";
+import { hasCode, hasGitSegment, isMissingError, toPosix } from "./resolve-workspace-path.js";
 
 export type WalkEntryType = "file" | "directory" | "symlink" | "other";
 
@@ -87,7 +87,9 @@ async function* walkDirectory(
   }
   entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   for (const entry of entries) {
-    if (entry.name.toLowerCase() === ".git") {
+    // The same names the write check treats as git's (`.GIT`, `.git.`, `.git `: one folder on
+    // case-insensitive or Windows file systems), so what cannot be written is not listed either.
+    if (hasGitSegment(entry.name)) {
       continue;
     }
     const type = entryType(entry);

@@ -78,4 +78,13 @@ describe("list_dir", () => {
     expect(result.error?.message).toMatch(/inside \.git/);
     expect(result.output).not.toContain("HEAD");
   });
+
+  it("leaves out every name the write check treats as git's, so nothing listed is a .git it cannot enter", async () => {
+    for (const name of [".GIT", ".git.", ".Git "])
+      await mkdir(path.join(workspace.root, name, "sub"), { recursive: true });
+    await writeFile(path.join(workspace.root, "visible.txt"), "x");
+    const result = await list({ path: ".", depth: 2 });
+    expect(result.output).toContain("visible.txt");
+    expect(result.output).not.toMatch(/\.git/i);
+  });
 });
