@@ -1,3 +1,5 @@
+import { lstatSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
@@ -11,15 +13,11 @@ import {
   parseNumstat,
   type PatchFileStat,
 } from "./collect-patch-paths.js";
-import { randomBytes } from "node:crypto";
-import { lstatSync, statSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { detectLineEnding } from "./line-endings.js";
-import { loadTextFile } from "./load-text-file.js";
-import { snapshotFiles, type FilesSnapshot } from "./snapshot-files.js";
 import { isReadOnlyMode, readOnlyFileError } from "./file-errors.js";
 import { isMissingError, resolveWorkspacePath, type WorkspacePath } from "./resolve-workspace-path.js";
 import { runGitApply } from "./run-git-apply.js";
+import { snapshotFiles, type FilesSnapshot } from "./snapshot-files.js";
+import { writeCrlfAttributes } from "./write-crlf-attributes.js";
 
 const applyPatchInput = z.object({
   patch: z
@@ -102,16 +100,9 @@ export const applyPatchTool = defineTool({
     const result = await attempt([]);
     if (result !== undefined) return result;
     // A model writes LF patches; a CRLF file's context lines then match nowhere. Once more, with
-    // those files read as LF and written back as CRLF (a gitattributes file of the harness's own
-    // naming only them), so every line keeps the file's ending.
-    const crlfFiles = withRenamedTargets(await crlfTargets(root, parsedPaths), collectRenames(patch));
-    if (crlfFiles.length > 0 && !patchHasCrlfLines(patch)) {
-      const attributes = path.join(
-        context.scratchDir,
-        `crlf-${randomBytes(6).toString("hex")}.gitattributes`,
-      );
-      await mkdir(context.scratchDir, { recursive: true, mode: 0o700 });
-      await writeFile(attributes, crlfFiles.map((file) => `"/${file}" eol=crlf\n`).join(""), { mode: 0o600 });
+    // those files read as LF and written back as CRLF.
+    const attributes = await writeCrlfAttributes(root, context.scratchDir, patch, parsedPaths);
+    if (attributes !== undefined) {
       try {
         const retried = await attempt([`core.attributesFile=${attributes}`]);
         if (retried !== undefined) return retried;
@@ -167,35 +158,6 @@ function firstDeniedPath(root: string, paths: readonly string[]): ToolResult | u
     }
   }
   return undefined;
-}
-
-/** Names safe to write in a gitattributes line unescaped: no glob characters, quotes or controls. */
-const PLAIN_PATH = /^[\w./ @+,=-]+$/;
-
-/** The patch's existing targets whose lines all end in CRLF. */
-async function crlfTargets(root: string, paths: readonly string[]): Promise<string[]> {
-  const found: string[] = [];
-  for (const item of paths) {
-    const resolved = resolveWorkspacePath(root, item, { forWrite: true });
-    if (!resolved.success || !PLAIN_PATH.test(resolved.value.relative)) continue;
-    const loaded = await loadTextFile(root, resolved.value);
-    if (loaded.success && detectLineEnding(loaded.value.text) === "crlf") found.push(resolved.value.relative);
-  }
-  return found;
-}
-
-/** A rename or copy of a CRLF file writes a new path: it keeps CRLF too. */
-function withRenamedTargets(crlfFiles: readonly string[], renames: ReadonlyMap<string, string>): string[] {
-  const all = new Set(crlfFiles);
-  for (const [to, from] of renames) {
-    if (all.has(from) && PLAIN_PATH.test(to) && !path.isAbsolute(to) && !to.split("/").includes(".."))
-      all.add(to);
-  }
-  return [...all];
-}
-
-function patchHasCrlfLines(patch: string): boolean {
-  return /\r\n/.test(patch);
 }
 
 /**
