@@ -72,7 +72,10 @@ export async function runGitApply(
   });
 }
 
-/** `<scratch>/git-apply.git`: HEAD, an empty object store and refs, a config that says bare. Made once. */
+/**
+ * `<scratch>/git-apply.git`: HEAD, an empty object store and refs, a minimal config of its own.
+ * Made once per run.
+ */
 async function emptyRepository(scratchDir: string): Promise<string> {
   const gitDir = path.join(scratchDir, "git-apply.git");
   if (existsSync(path.join(gitDir, "config"))) return gitDir;
