@@ -45,9 +45,9 @@ CREATE INDEX deliveries_by_age ON deliveries(seen_at);
  * enqueue returned survives a crash of the process or of the machine.
  */
 export function prepareQueueDatabase(db: Database): void {
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = FULL");
   db.pragma("busy_timeout = 5000");
+  switchToWal(db);
+  db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   const checkVersion = (): boolean => {
     const version = db.pragma("user_version", { simple: true });
@@ -68,4 +68,31 @@ export function prepareQueueDatabase(db: Database): void {
     db.exec(SCHEMA_V1);
     db.pragma(`user_version = ${SQLITE_QUEUE_SCHEMA_VERSION}`);
   }).immediate();
+}
+
+/** How long two processes opening a new database at once may keep each other from switching it to WAL. */
+const WAL_SWITCH_ATTEMPTS = 100;
+const WAL_SWITCH_PAUSE_MS = 20;
+
+/**
+ * Switching a new database to WAL needs it alone for a moment. When another process opens it at
+ * the same time, SQLite may answer SQLITE_BUSY at once instead of waiting (two connections each
+ * holding a shared lock and wanting more would deadlock), so the switch is tried again after a
+ * short pause; once one process has switched, the others find WAL already set.
+ */
+function switchToWal(db: Database): void {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const busy =
+        typeof error === "object" &&
+        error !== null &&
+        "code" in error &&
+        String(error.code).startsWith("SQLITE_BUSY");
+      if (!busy || attempt >= WAL_SWITCH_ATTEMPTS) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAL_SWITCH_PAUSE_MS);
+    }
+  }
 }
