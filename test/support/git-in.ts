@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 /** Runs git in `cwd` for a test's set-up: no host config, a fixed identity; returns stdout. */
 export function gitIn(cwd: string, ...args: string[]): string {
@@ -17,4 +19,21 @@ export function gitIn(cwd: string, ...args: string[]): string {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/** Makes `directory` (and its parents) a repository whose one commit holds `files`; returns its id. */
+export function commitRepository(
+  directory: string,
+  files: Readonly<Record<string, string>>,
+  message = "base",
+): string {
+  mkdirSync(directory, { recursive: true });
+  gitIn(directory, "init", "-q");
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(directory, name)), { recursive: true });
+    writeFileSync(join(directory, name), content);
+  }
+  gitIn(directory, "add", "-A");
+  gitIn(directory, "commit", "-q", "-m", message);
+  return gitIn(directory, "rev-parse", "HEAD").trim();
 }

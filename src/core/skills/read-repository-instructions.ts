@@ -4,6 +4,7 @@ import { open, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { InstructionsError } from "./instructions-error.js";
 import { isPathInside } from "./is-path-inside.js";
+import { readUpTo } from "../tools/files/read-up-to.js";
 import { truncateUtf8 } from "./truncate-utf8.js";
 
 /**
@@ -61,15 +62,8 @@ export async function readRepositoryInstructions(
     const info = await handle.stat();
     if (!info.isFile()) throw new InstructionsError("NOT_A_FILE", `${realFile} is not a regular file`);
     // Read one byte more than needed at most: enough to know whether it was cut.
-    const wanted = Math.min(info.size, maxBytes + 4);
-    const buffer = Buffer.alloc(wanted);
-    let filled = 0;
-    while (filled < wanted) {
-      const { bytesRead } = await handle.read(buffer, filled, wanted - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return withTruncationNote(buffer.subarray(0, filled), maxBytes, Math.max(info.size, filled));
+    const bytes = await readUpTo(handle, Math.min(info.size, maxBytes + 4));
+    return withTruncationNote(bytes, maxBytes, Math.max(info.size, bytes.length));
   } finally {
     await handle.close();
   }

@@ -37,7 +37,7 @@ export const globTool = defineTool({
   inputSchema: globInput,
   async execute(input, context) {
     const pattern = input.pattern.replace(/^(\.\/)+/, "");
-    if (path.isAbsolute(pattern) || patternLeavesSearch(pattern)) {
+    if (patternLeavesSearch(pattern)) {
       return patternOutsideError("pattern", input.pattern, "glob **/*");
     }
     const resolved = resolveWorkspacePath(context.workspaceRoot, input.path ?? ".", {

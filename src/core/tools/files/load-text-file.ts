@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  read as readChunk,
-  readlinkSync,
-  readSync,
-} from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { isBinaryFileSync } from "isbinaryfile";
 import { errorResult, type ToolResult } from "../tool-result.js";
 import {
@@ -16,6 +8,8 @@ import {
   isDirectoryError,
   notRegularFileError,
 } from "./file-errors.js";
+import { NO_FOLLOW_READ_FLAGS, openedWhereResolved } from "./opened-where-resolved.js";
+import { readUpTo, readUpToSync } from "./read-up-to.js";
 import { hasCode, isMissingError, type WorkspacePath } from "./resolve-workspace-path.js";
 
 /** Largest file read or edited in one piece. */
@@ -54,14 +48,6 @@ export type LoadTextFileResult =
  * 50–100 µs here. Larger files are read asynchronously so a slow disk never stalls the process.
  */
 const SYNC_READ_MAX_BYTES = 256 * 1024;
-const ASYNC_CHUNK_BYTES = 1024 * 1024;
-
-/**
- * Opened without blocking (a FIFO swapped in after the checks cannot hang the process: the open
- * returns at once and the descriptor is refused as not a regular file) and without following a
- * final symlink (the path is already resolved; a link there now was put in after the check).
- */
-export const NO_FOLLOW_READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
 /**
  * Reads a workspace file as UTF-8 text, refusing what a text tool cannot handle well:
@@ -112,8 +98,8 @@ export async function loadTextFile(
     mode = stats.mode & 0o7777;
     buffer =
       stats.size <= SYNC_READ_MAX_BYTES
-        ? readAllSync(descriptor, stats.size, maxBytes)
-        : await readAll(descriptor, maxBytes);
+        ? readUpToSync(descriptor, maxBytes + 1, stats.size + 1)
+        : await readUpTo(descriptor, maxBytes + 1, stats.size + 1);
   } finally {
     closeSync(descriptor);
   }
@@ -139,21 +125,6 @@ export async function loadTextFile(
   };
 }
 
-/**
- * O_NOFOLLOW guards only the last name: a folder on the way may have been swapped for a link since
- * the path was resolved. The kernel says where the descriptor really is (Linux: /proc/self/fd);
- * anything but the resolved path is refused. Where /proc is missing, the open's own checks stand.
- */
-export function openedWhereResolved(descriptor: number, resolvedAbsolute: string): boolean {
-  let opened: string;
-  try {
-    opened = readlinkSync(`/proc/self/fd/${descriptor}`);
-  } catch {
-    return true;
-  }
-  return opened === resolvedAbsolute;
-}
-
 /** The resolved real path is a symlink now: something replaced the file after the check. */
 function swappedForLinkError(relative: string): ToolResult {
   return errorResult("INVALID_ARGUMENTS", {
@@ -163,41 +134,4 @@ function swappedForLinkError(relative: string): ToolResult {
     next_actions: [`list_dir ${relative.includes("/") ? relative.slice(0, relative.lastIndexOf("/")) : "."}`],
     metadata: { path: relative },
   });
-}
-
-/** Reads to the end of the file, which may have changed size since it was measured. */
-function readAllSync(descriptor: number, expectedSize: number, maxBytes: number): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let chunk = Buffer.allocUnsafe(Math.max(expectedSize + 1, 4096));
-  for (;;) {
-    const read = readSync(descriptor, chunk, 0, chunk.length, null);
-    if (read === 0) break;
-    chunks.push(chunk.subarray(0, read));
-    total += read;
-    if (total > maxBytes) break;
-    if (read === chunk.length) chunk = Buffer.allocUnsafe(chunk.length);
-    else chunk = chunk.subarray(read);
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
-}
-
-/** The same, without blocking the process: for files large enough that a slow disk would show. */
-async function readAll(descriptor: number, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(ASYNC_CHUNK_BYTES);
-    const read = await new Promise<number>((resolve, reject) => {
-      readChunk(descriptor, chunk, 0, chunk.length, null, (error, bytes) =>
-        error ? reject(error) : resolve(bytes),
-      );
-    });
-    if (read === 0) break;
-    chunks.push(chunk.subarray(0, read));
-    total += read;
-    // A file that keeps growing is not read past the limit.
-    if (total > maxBytes) break;
-  }
-  return Buffer.concat(chunks, total);
 }

@@ -1,6 +1,7 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { isBinaryFileSync } from "isbinaryfile";
-import { NO_FOLLOW_READ_FLAGS, openedWhereResolved } from "./load-text-file.js";
+import { NO_FOLLOW_READ_FLAGS, openedWhereResolved } from "./opened-where-resolved.js";
+import { readUpTo } from "./read-up-to.js";
 import { hasCode, isMissingError } from "./resolve-workspace-path.js";
 
 /** Files larger than this are skipped: they are rarely source and slow to scan. */
@@ -98,7 +99,7 @@ async function searchFile(
       summary.skippedLarge += 1;
       return undefined;
     }
-    buffer = await readUpTo(handle, stats.size + 1);
+    buffer = await readUpTo(handle, MAX_SEARCHED_FILE_BYTES + 1, stats.size + 1);
     if (buffer.length > MAX_SEARCHED_FILE_BYTES) {
       summary.skippedLarge += 1;
       return undefined;
@@ -159,16 +160,4 @@ async function searchFile(
 
 function withoutCarriageReturn(line: string): string {
   return line.endsWith("\r") ? line.slice(0, -1) : line;
-}
-
-/** At most `limit` bytes from the start: a file growing while it is read cannot make this unbounded. */
-async function readUpTo(handle: FileHandle, limit: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(limit);
-  let filled = 0;
-  while (filled < limit) {
-    const { bytesRead } = await handle.read(buffer, filled, limit - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { collectRenames } from "./collect-patch-paths.js";
+import { patternLeavesSearch } from "./file-errors.js";
 import { detectLineEnding } from "./line-endings.js";
 import { loadTextFile } from "./load-text-file.js";
 import { resolveWorkspacePath } from "./resolve-workspace-path.js";
@@ -46,8 +47,7 @@ async function crlfTargets(root: string, paths: readonly string[]): Promise<stri
 function withRenamedTargets(crlfFiles: readonly string[], renames: ReadonlyMap<string, string>): string[] {
   const all = new Set(crlfFiles);
   for (const [to, from] of renames) {
-    if (all.has(from) && PLAIN_PATH.test(to) && !path.isAbsolute(to) && !to.split("/").includes(".."))
-      all.add(to);
+    if (all.has(from) && PLAIN_PATH.test(to) && !patternLeavesSearch(to)) all.add(to);
   }
   return [...all];
 }

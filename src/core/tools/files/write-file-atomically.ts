@@ -3,7 +3,7 @@ import { closeSync, constants, existsSync, openSync } from "node:fs";
 import { chmod, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { errorResult, type ToolResult } from "../tool-result.js";
-import { openedWhereResolved } from "./load-text-file.js";
+import { openedWhereResolved } from "./opened-where-resolved.js";
 import type { WorkspacePath } from "./resolve-workspace-path.js";
 
 /** Linux names an open folder's entries as `/proc/self/fd/<fd>/<name>`, whatever its path is now. */

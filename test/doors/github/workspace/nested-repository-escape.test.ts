@@ -6,7 +6,7 @@ import { findNestedRepositories } from "../../../../src/core/sandbox/find-nested
 import { listChangedFiles } from "../../../../src/core/eval/eval-git.js";
 import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
 import { captureWorkspaceChanges } from "../../../../src/doors/github/workspace/workspace-changes.js";
-import { gitIn as git } from "../../../support/git-in.js";
+import { commitRepository, gitIn as git } from "../../../support/git-in.js";
 
 /*
  * What a sandboxed command can do, since the whole workspace is writable for it: make a git
@@ -26,39 +26,18 @@ describe("nested repositories made in the sandbox", () => {
     dir = mkdtempSync(join(tmpdir(), "agentforge-nested-"));
     workspace = join(dir, "workspace");
     markers = join(dir, "ran-on-host");
-    mkdirSync(workspace);
     mkdirSync(markers);
-    git(workspace, "init", "-q");
-    writeFileSync(join(workspace, "a.txt"), "one\n");
-    git(workspace, "add", "a.txt");
-    git(workspace, "commit", "-q", "-m", "base");
-    baseSha = git(workspace, "rev-parse", "HEAD").trim();
+    baseSha = commitRepository(workspace, { "a.txt": "one\n" });
 
     // The hostile repository, two folders down, staged as a gitlink, then changed.
     const evil = join(workspace, "deep", "er", "evil");
-    mkdirSync(evil, { recursive: true });
-    git(evil, "init", "-q");
-    writeFileSync(join(evil, ".gitattributes"), "* filter=evil\n");
-    writeFileSync(join(evil, "s.txt"), "s\n");
-    git(evil, "add", "-A");
-    git(evil, "commit", "-q", "-m", "s");
+    const evilCommit = commitRepository(evil, { ".gitattributes": "* filter=evil\n", "s.txt": "s\n" }, "s");
     git(evil, "config", "core.fsmonitor", `touch ${join(markers, "fsmonitor")}; echo`);
     git(evil, "config", "filter.evil.clean", `touch ${join(markers, "filter")}; cat`);
-    git(
-      workspace,
-      "update-index",
-      "--add",
-      "--cacheinfo",
-      `160000,${git(evil, "rev-parse", "HEAD").trim()},deep/er/evil`,
-    );
+    git(workspace, "update-index", "--add", "--cacheinfo", `160000,${evilCommit},deep/er/evil`);
     appendFileSync(join(evil, "s.txt"), "changed\n");
     // And one not staged, with a commit: git reports it as an embedded repository.
-    const other = join(workspace, "other");
-    mkdirSync(other);
-    git(other, "init", "-q");
-    writeFileSync(join(other, "o.txt"), "o\n");
-    git(other, "add", "o.txt");
-    git(other, "commit", "-q", "-m", "o");
+    commitRepository(join(workspace, "other"), { "o.txt": "o\n" }, "o");
     writeFileSync(join(workspace, "a.txt"), "two\n");
   });
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findObjectAlternates } from "../../../../src/core/sandbox/find-object-alternates.js";
 import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
-import { gitIn as git } from "../../../support/git-in.js";
+import { commitRepository, gitIn as git } from "../../../support/git-in.js";
 
 /*
  * A sandboxed command cannot read another repository on this machine, but it can write the
@@ -21,21 +21,12 @@ describe("object alternates written in the sandbox", () => {
     dir = mkdtempSync(join(tmpdir(), "agentforge-alternates-"));
     // Another tenant's repository on the same machine, with a commit whose id is known.
     const victim = join(dir, "victim");
-    mkdirSync(victim);
-    git(victim, "init", "-q");
-    writeFileSync(join(victim, "secret.txt"), "TOP SECRET\n");
-    git(victim, "add", ".");
-    git(victim, "commit", "-q", "-m", "secret");
-    const victimCommit = git(victim, "rev-parse", "HEAD").trim();
+    const victimCommit = commitRepository(victim, { "secret.txt": "TOP SECRET\n" }, "secret");
 
     remote = join(dir, "remote.git");
     git(dir, "init", "-q", "--bare", remote);
     workspace = join(dir, "workspace");
-    mkdirSync(workspace);
-    git(workspace, "init", "-q");
-    writeFileSync(join(workspace, "a.txt"), "one\n");
-    git(workspace, "add", ".");
-    git(workspace, "commit", "-q", "-m", "base");
+    commitRepository(workspace, { "a.txt": "one\n" });
     // What the sandboxed command writes: an alternate object store and the current branch moved.
     writeFileSync(
       join(workspace, ".git", "objects", "info", "alternates"),
