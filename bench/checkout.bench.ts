@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createRepositoryCache } from "../src/doors/github/workspace/create-repository-cache.js";
-import { basicAuthorizationHeader } from "../src/doors/github/workspace/git-environment.js";
+import { basicAuthorizationHeader } from "../src/core/git/host-git-environment.js";
 import { startGitHttpServer } from "../test/doors/github/workspace/git-http-server.js";
 import type { Benchmark, BenchRow } from "./bench-types.js";
 import { buildLargeRepository } from "./support/build-large-repository.js";

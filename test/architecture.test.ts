@@ -38,14 +38,63 @@ function resolvedImports(file: { path: string; imports: string[] }): string[] {
 /** Places allowed to start processes, and why. */
 const PROCESS_SPAWNERS: Record<string, string> = {
   "core/sandbox/": "runs every shell command",
-  "core/tools/files/run-git-apply.ts":
-    "apply_patch checks and applies with git apply, on the host, on validated paths",
-  "core/skills/read-instructions-from-git-ref.ts": "reads AGENTS.md from a trusted ref with git plumbing",
-  "core/runtime/run-doctor-checks.ts": "doctor probes git even when the sandbox is broken",
-  "core/eval/": "eval prepares fixture repositories with git",
-  "doors/github/workspace/": "clones, fetches and pushes with the token kept out of the sandbox",
-  "doors/github/review/": "diffs the checkout with git",
+  "core/git/run-host-git.ts":
+    "the host's git: an explicit git directory no sandbox can write, pinned config, an environment without secrets",
 };
+
+const SPAWNING_FUNCTIONS = new Set([
+  "spawn",
+  "spawnSync",
+  "execFile",
+  "execFileSync",
+  "exec",
+  "execSync",
+  "fork",
+]);
+
+/**
+ * Calls that start a process without naming its whole environment: `file:line` of each. A process
+ * the host starts inherits the server's environment (the App's private key, the model key, the
+ * webhook secret) unless an `env` is given; every spawner builds one from an allowlist.
+ */
+function spawnsWithoutEnvironment(relativePath: string): string[] {
+  const text = readFileSync(join(ROOT, relativePath), "utf8");
+  const source = ts.createSourceFile(relativePath, text, ts.ScriptTarget.Latest, true);
+  const offenders: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      // `promisify(execFile)(...)` spawns as surely as `execFile(...)`.
+      const promisified =
+        ts.isCallExpression(callee) && callee.arguments.length === 1 && ts.isIdentifier(callee.arguments[0]!)
+          ? callee.arguments[0].text
+          : "";
+      const name = ts.isIdentifier(callee)
+        ? callee.text
+        : ts.isPropertyAccessExpression(callee)
+          ? callee.name.text
+          : promisified;
+      if (SPAWNING_FUNCTIONS.has(name)) {
+        const hasEnvironment = node.arguments.some(
+          (argument) =>
+            ts.isObjectLiteralExpression(argument) &&
+            argument.properties.some(
+              (property) =>
+                (ts.isPropertyAssignment(property) || ts.isShorthandPropertyAssignment(property)) &&
+                property.name.getText(source) === "env",
+            ),
+        );
+        if (!hasEnvironment) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+          offenders.push(`${relativePath}:${line + 1}`);
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return offenders;
+}
 
 describe("architecture", () => {
   it("finds the sources", () => {
@@ -110,5 +159,13 @@ describe("architecture", () => {
       .filter((path) => !Object.keys(PROCESS_SPAWNERS).some((allowed) => path.startsWith(allowed)));
     expect(offenders).toEqual([]);
     expect(spawners.some((file) => file.path.startsWith("core/sandbox/"))).toBe(true);
+  });
+
+  it("gives every process it starts an environment of its own, never the server's", () => {
+    const spawners = files.filter((file) =>
+      file.imports.some((name) => ["node:child_process", "child_process"].includes(name)),
+    );
+    expect(spawners.length).toBeGreaterThan(2);
+    expect(spawners.flatMap((file) => spawnsWithoutEnvironment(file.path))).toEqual([]);
   });
 });

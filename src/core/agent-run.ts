@@ -12,6 +12,12 @@ export interface AgentTask {
   /** The person's request (trusted: it comes from an authorized person or the operator). */
   readonly prompt: string;
   readonly workspaceRoot: string;
+  /**
+   * The workspace's git metadata (its git directory, object stores it borrows, the `.git` entry),
+   * shown to commands read-only; the workspace's own `.git` always is. Given by the door that made
+   * the checkout, which knows where its git directory lives.
+   */
+  readonly readOnlyPaths?: readonly string[];
   readonly mode: "build" | "plan";
   readonly approvalMode: ApprovalMode;
   /** Command prefixes allowed beyond the read-only allowlist (operator and repository config). */

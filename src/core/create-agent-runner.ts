@@ -20,6 +20,7 @@ import type { ApprovalRequest } from "./tools/approval-gate.js";
 import type { PendingApproval } from "./policy/create-policy-approval-gate.js";
 import type { Tool, CommandRunner } from "./tools/tool.js";
 import { renderToolMessage } from "./tools/render-tool-result.js";
+import { scopeCommandRunner } from "./tools/scope-command-runner.js";
 import { buildRunSession, ledgerLimitsFor, loadSkills } from "./run/build-run-session.js";
 import { replaySettledCalls } from "./run/replay-settled-calls.js";
 import { readTracedCallEnds } from "./trace/read-traced-call-ends.js";
@@ -200,7 +201,14 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): Resuma
         scratchDir: paths.scratch,
         signal: task.signal ?? new AbortController().signal,
         runId,
-        ...(dependencies.commandRunner ? { commandRunner: dependencies.commandRunner } : {}),
+        ...(dependencies.commandRunner
+          ? {
+              commandRunner: scopeCommandRunner(dependencies.commandRunner, {
+                ...(task.readOnlyPaths === undefined ? {} : { readOnlyPaths: task.readOnlyPaths }),
+                readOnlyWorkspace: session.isReadOnly,
+              }),
+            }
+          : {}),
       },
       systemPrompt: session.systemPrompt,
       history,

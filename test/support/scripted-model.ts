@@ -1,9 +1,4 @@
-import type {
-  ModelClient,
-  ModelRequest,
-  ModelResponse,
-  ToolCall,
-} from "../../src/core/model/model-types.js";
+import type { ModelClient, ModelRequest, ModelResponse, ToolCall } from "../../src/core/model/model-types.js";
 import type { ModelError } from "../../src/core/model/model-error.js";
 
 /** One scripted answer: text, tool calls, or a failure. */

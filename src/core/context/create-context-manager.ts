@@ -59,7 +59,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   let lastLedger: ChatMessage = { role: "user", content: "" };
   function frame(input: Omit<PrepareInput, "signal">): { system: ChatMessage; ledger: ChatMessage } {
     const ledgerText = input.facts.render(options.ledger);
-    if (lastSystem.content !== input.systemPrompt) lastSystem = { role: "system", content: input.systemPrompt };
+    if (lastSystem.content !== input.systemPrompt)
+      lastSystem = { role: "system", content: input.systemPrompt };
     if (lastLedger.content !== ledgerText) lastLedger = { role: "user", content: ledgerText };
     return { system: lastSystem, ledger: lastLedger };
   }

@@ -9,6 +9,7 @@ import type { ModelClient } from "../model/model-types.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
 import { startMockModelServer, type MockModelServer } from "../../mock-model/start-mock-model-server.js";
+import type { WorkspaceRepository } from "../git/workspace-repository.js";
 import { commitFixture, listChangedFiles } from "./eval-git.js";
 import { judgeEvalRun, type EvalObservation } from "./judge-eval-run.js";
 import type { EvalTask } from "./load-eval-tasks.js";
@@ -70,8 +71,8 @@ export async function runEvalTask(task: EvalTask, options: RunEvalTaskOptions): 
       // A fixture's own repository would hide what the agent changed.
       filter: (source) => path.basename(source) !== ".git",
     });
-    await commitFixture(workspace);
     const workspaceRoot = await realpath(workspace);
+    const repository = await commitFixture(workspaceRoot, await realpath(root));
     const unchangedPaths = task.expect.files_unchanged ?? [];
     const before = await Promise.all(unchangedPaths.map((item) => snapshotPath(workspaceRoot, item)));
     const dataDir = path.join(root, "data");
@@ -89,6 +90,7 @@ export async function runEvalTask(task: EvalTask, options: RunEvalTaskOptions): 
       result = await runAgent(task, {
         env,
         workspaceRoot,
+        readOnlyPaths: repository.sandboxReadOnlyPaths,
         tracePath,
         counter,
         onEvent: (event) => events.push(event),
@@ -99,11 +101,11 @@ export async function runEvalTask(task: EvalTask, options: RunEvalTaskOptions): 
     const summary = summarizeEvalEvents(events);
     // Before `git status`, which may refresh .git/index.
     const after = await Promise.all(unchangedPaths.map((item) => snapshotPath(workspaceRoot, item)));
-    const filesChanged = await listChangedFiles(workspaceRoot);
+    const filesChanged = await listChangedFiles(repository);
     const command =
       task.expect.command_passes === undefined
         ? undefined
-        : await runCommandCheck(task.expect.command_passes, workspaceRoot, env);
+        : await runCommandCheck(task.expect.command_passes, repository, env);
     const durationMs = Math.round(performance.now() - started);
     const modelRequests = task.model.kind === "script" ? { modelRequests: counter.modelRequests } : {};
     if (result === undefined) {
@@ -165,6 +167,7 @@ export async function runEvalTask(task: EvalTask, options: RunEvalTaskOptions): 
 interface RunAgentInput {
   readonly env: NodeJS.ProcessEnv;
   readonly workspaceRoot: string;
+  readonly readOnlyPaths: readonly string[];
   readonly tracePath: string;
   readonly onEvent: (event: LoopEvent) => void;
   readonly counter: { modelRequests: number };
@@ -200,6 +203,7 @@ async function runAgent(task: EvalTask, input: RunAgentInput): Promise<AgentRunR
         {
           prompt: task.prompt,
           workspaceRoot: input.workspaceRoot,
+          readOnlyPaths: input.readOnlyPaths,
           mode: task.mode,
           approvalMode: task.approval,
           allowPrefixes: [...runtime.config.allowed_commands, ...task.allow],
@@ -241,14 +245,15 @@ function taskEnvironment(task: EvalTask, host: NodeJS.ProcessEnv, dataDir: strin
 
 async function runCommandCheck(
   command: string,
-  workspaceRoot: string,
+  repository: WorkspaceRepository,
   env: NodeJS.ProcessEnv,
 ): Promise<NonNullable<EvalTaskOutcome["command"]>> {
   const runner = createSandboxRunner({ env });
   try {
     const outcome = await runner.run(command, {
-      cwd: workspaceRoot,
-      workspaceRoot,
+      cwd: repository.workTree,
+      workspaceRoot: repository.workTree,
+      readOnlyPaths: repository.sandboxReadOnlyPaths,
       timeoutMs: COMMAND_CHECK_TIMEOUT_MS,
     });
     return {

@@ -18,7 +18,7 @@ async function visit(absolute: string, relative: string, digests: Record<string,
   try {
     stats = await lstat(absolute);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (["ENOENT", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return false;
     throw error;
   }
   if (stats.isSymbolicLink()) {

@@ -11,6 +11,7 @@ export const CHECKPOINT_SCHEMA: SchemaSpec = { kind: "checkpoint", version: 1 };
 export interface CheckpointTask {
   readonly prompt: string;
   readonly workspaceRoot: string;
+  readonly readOnlyPaths?: readonly string[];
   readonly mode: "build" | "plan";
   readonly approvalMode: ApprovalMode;
   readonly allowPrefixes: readonly string[];
@@ -81,6 +82,7 @@ export const completedToolCallSchema: z.ZodType<CompletedToolCall> = z.object({
 const taskSchema: z.ZodType<CheckpointTask> = z.object({
   prompt: z.string(),
   workspaceRoot: z.string(),
+  readOnlyPaths: z.array(z.string()).exactOptional(),
   mode: z.enum(["build", "plan"]),
   approvalMode: z.enum(APPROVAL_MODES),
   allowPrefixes: z.array(z.string()),

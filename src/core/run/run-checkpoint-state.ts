@@ -44,6 +44,7 @@ export function toCheckpointTask(task: AgentTask): RunCheckpoint["task"] {
   return {
     prompt: task.prompt,
     workspaceRoot: task.workspaceRoot,
+    ...(task.readOnlyPaths === undefined ? {} : { readOnlyPaths: task.readOnlyPaths }),
     mode: task.mode,
     approvalMode: task.approvalMode,
     allowPrefixes: task.allowPrefixes,
@@ -59,6 +60,7 @@ export function fromCheckpointTask(checkpoint: RunCheckpoint): AgentTask {
   return {
     prompt: saved.prompt,
     workspaceRoot: saved.workspaceRoot,
+    ...(saved.readOnlyPaths === undefined ? {} : { readOnlyPaths: saved.readOnlyPaths }),
     mode: saved.mode,
     approvalMode: saved.approvalMode,
     allowPrefixes: saved.allowPrefixes,

@@ -1,12 +1,12 @@
-import { execFile } from "node:child_process";
 import { access, constants } from "node:fs/promises";
-import { promisify } from "node:util";
+import { runHostGit } from "../git/run-host-git.js";
 import { loadOperatorConfig } from "../config/load-operator-config.js";
 import { readModelEnvironment } from "../model/read-model-environment.js";
 import { ensurePrivateDir, resolveDataDir } from "../persistence/resolve-data-dir.js";
 import { detectSandbox } from "../sandbox/detect-sandbox.js";
 import { canListChildProcesses } from "../sandbox/list-child-processes.js";
 import { readSandboxMode, readSetupNetworkMode } from "../sandbox/sandbox-mode.js";
+import { checkTunDevice, TUN_DEVICE_FIX } from "../sandbox/check-tun-device.js";
 import { findSetupNetworkTools, setupNetworkSearchPath } from "../sandbox/start-setup-network.js";
 
 export interface DoctorCheck {
@@ -16,8 +16,6 @@ export interface DoctorCheck {
   /** How to fix it, for anything not ok. */
   readonly fix?: string;
 }
-
-const execFileAsync = promisify(execFile);
 
 /** What the checks read of the machine beyond the environment; tests pass their own. */
 export interface DoctorProbes {
@@ -56,7 +54,7 @@ function checkNode(): DoctorCheck {
 // git is probed directly: doctor must work even when the sandbox does not.
 async function checkGit(): Promise<DoctorCheck> {
   try {
-    const { stdout } = await execFileAsync("git", ["--version"], { timeout: 10_000 });
+    const { stdout } = await runHostGit(null, ["--version"], { timeoutMs: 10_000 });
     return { name: "git", status: "ok", detail: stdout.trim() };
   } catch (error) {
     return {
@@ -186,6 +184,16 @@ async function checkSetupNetwork(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
       detail: `missing ${tools.missing.join(", ")}: setup commands that need the network will be refused`,
       fix: "apt-get install -y slirp4netns iproute2 util-linux (or set AGENTFORGE_SETUP_NETWORK=host).",
     };
+  if (process.getuid?.() !== 0) {
+    const tun = await checkTunDevice();
+    if (!tun.usable)
+      return {
+        name: "setup network",
+        status: "warning",
+        detail: `${tun.reason}: setup commands that need the network will be refused`,
+        fix: TUN_DEVICE_FIX,
+      };
+  }
   return {
     name: "setup network",
     status: "ok",

@@ -1,6 +1,6 @@
 import path from "node:path";
-import type { GitProtection } from "./git-protected-paths.js";
 import type { SandboxMounts } from "./plan-sandbox-mounts.js";
+import type { WorkspaceView } from "./plan-workspace-view.js";
 import { SANDBOX_HOME } from "./sandbox-environment.js";
 
 export type SandboxNetwork = "none" | "isolated" | "host";
@@ -10,11 +10,10 @@ export const SANDBOX_UID = 65534;
 
 export interface BwrapInvocation {
   readonly mounts: SandboxMounts;
-  readonly workspaceRoot: string;
+  readonly workspace: WorkspaceView;
   readonly cwd: string;
   /** Size of the in-memory private /tmp, HOME and /dev/shm, each. */
   readonly tmpBytes: number;
-  readonly git: GitProtection;
   /**
    * "none": an empty network namespace. "isolated": the same, to be given a user-mode network
    * before the command starts (start-setup-network.ts), with `resolvConf` shown as the resolver.
@@ -42,7 +41,7 @@ export interface BwrapInvocation {
 
 /**
  * Order matters: bwrap applies mounts in sequence, so the private in-memory /tmp comes before the workspace
- * (which may live under the host's /tmp) and the git re-binds come after the workspace.
+ * (which may live under the host's /tmp) and the read-only git binds come after the workspace.
  */
 export function buildBwrapArguments(invocation: BwrapInvocation): string[] {
   const args = [
@@ -118,15 +117,12 @@ export function buildBwrapArguments(invocation: BwrapInvocation): string[] {
     String(invocation.tmpBytes),
     "--tmpfs",
     SANDBOX_HOME,
-    "--bind",
-    invocation.workspaceRoot,
-    invocation.workspaceRoot,
+    invocation.workspace.access === "read-only" ? "--ro-bind" : "--bind",
+    invocation.workspace.root,
+    invocation.workspace.root,
   );
-  const byDepth = (left: string, right: string): number => left.length - right.length;
-  for (const directory of [...invocation.git.pinnedDirectories].sort(byDepth))
-    args.push("--bind", directory, directory);
-  for (const target of [...invocation.git.readOnlyPaths].sort(byDepth))
-    args.push("--ro-bind", target, target);
+  // The workspace's git metadata: read-only, and as mount points not to be renamed or replaced.
+  for (const target of invocation.workspace.readOnlyPaths) args.push("--ro-bind", target, target);
   // bwrap builds the root and /dev as tmpfs folders that the sandbox user owns. Read-only, they leave
   // only the scratch folders and the workspace writable: nothing left elsewhere reaches a later command.
   args.push("--remount-ro", "/dev", "--remount-ro", "/", "--chdir", invocation.cwd, "--clearenv");

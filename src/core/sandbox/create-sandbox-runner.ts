@@ -19,7 +19,7 @@ import { prepareSetupNetwork } from "./prepare-setup-network.js";
 import { setupNetworkSearchPath } from "./start-setup-network.js";
 import type { SandboxNetwork } from "./build-bwrap-arguments.js";
 import { createWarmSandboxes, type WarmSandboxes } from "./create-warm-sandboxes.js";
-import { findGitProtection, type GitProtection } from "./git-protected-paths.js";
+import { planWorkspaceView } from "./plan-workspace-view.js";
 import { canListChildProcesses } from "./list-child-processes.js";
 
 export interface SandboxRunnerOptions {
@@ -143,16 +143,19 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
         limits.maxOutputBytes,
       );
       const extraEnv = runOptions.env ?? {};
-      let git: GitProtection | undefined;
+      const workspace = await planWorkspaceView(workspaceRoot, {
+        ...(runOptions.readOnlyPaths === undefined ? {} : { readOnlyPaths: runOptions.readOnlyPaths }),
+        ...(runOptions.readOnlyWorkspace === undefined
+          ? {}
+          : { readOnlyWorkspace: runOptions.readOnlyWorkspace }),
+      });
       // The setup phase's network-on commands always get a fresh sandbox of their own.
       if (warmSandboxes !== undefined && !network) {
-        git = await findGitProtection(workspaceRoot);
         const outcome = await warmSandboxes.run({
           bwrapPath,
           mounts,
-          workspaceRoot,
+          workspace,
           cwd,
-          git,
           limits,
           baseEnvironment: buildSandboxEnvironment({ hostEnv: env, path: mounts.path, allowedNames }),
           environment: buildSandboxEnvironment({
@@ -172,7 +175,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
         kind: mode,
         bwrapPath,
         mounts,
-        workspaceRoot,
+        workspace,
         cwd,
         network: networkKind,
         ...(setupNetworkPlan ? { setupNetwork: setupNetworkPlan } : {}),
@@ -183,7 +186,6 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
         extraEnv,
         maxOutputBytes,
         pidsCgroups,
-        ...(git ? { git } : {}),
         ...(runOptions.signal ? { signal: runOptions.signal } : {}),
       });
     },

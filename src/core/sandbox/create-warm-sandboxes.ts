@@ -1,9 +1,9 @@
 import { lstat, readFile } from "node:fs/promises";
 import type { CommandOutcome } from "../tools/tool.js";
 import { buildBwrapArguments } from "./build-bwrap-arguments.js";
-import type { GitProtection } from "./git-protected-paths.js";
 import type { PidsCgroupPool } from "./pids-cgroup-pool.js";
 import type { SandboxMounts } from "./plan-sandbox-mounts.js";
+import type { WorkspaceView } from "./plan-workspace-view.js";
 import { findExecutable } from "./find-executable.js";
 import { isSandboxError, SandboxError } from "./sandbox-error.js";
 import type { SandboxLimits } from "./sandbox-limits.js";
@@ -14,9 +14,8 @@ import { WARM_SANDBOX_SCRIPT } from "./warm-sandbox-script.js";
 export interface WarmRunRequest {
   readonly bwrapPath: string;
   readonly mounts: SandboxMounts;
-  readonly workspaceRoot: string;
+  readonly workspace: WorkspaceView;
   readonly cwd: string;
-  readonly git: GitProtection;
   readonly limits: SandboxLimits;
   /** The environment every command of the sandbox starts from, and this command's own. */
   readonly baseEnvironment: Readonly<Record<string, string>>;
@@ -57,16 +56,17 @@ async function identify(target: string): Promise<string> {
 }
 
 /**
- * Everything a warm sandbox was built from. The git paths are looked up again before every command,
- * as the cold path does: a `.git` that appeared or was replaced gets a new sandbox with its own
- * read-only binds, and a workspace folder that was replaced is never served from the old mount.
+ * Everything a warm sandbox was built from. The workspace's view is planned again before every
+ * command, as the cold path does: other read-only paths, or a workspace folder that was replaced,
+ * get a new sandbox, never the old mounts.
  */
 async function describeSandbox(request: WarmRunRequest): Promise<string> {
   const identities = await Promise.all(
-    [request.workspaceRoot, ...request.git.pinnedDirectories, ...request.git.readOnlyPaths].map(identify),
+    [request.workspace.root, ...request.workspace.readOnlyPaths].map(identify),
   );
   return JSON.stringify([
     identities,
+    request.workspace.access,
     request.mounts,
     request.baseEnvironment,
     request.limits.maxProcesses,
@@ -128,10 +128,9 @@ export function createWarmSandboxes(options: WarmSandboxesOptions): WarmSandboxe
         bwrapPath: request.bwrapPath,
         args: buildBwrapArguments({
           mounts: request.mounts,
-          workspaceRoot: request.workspaceRoot,
-          cwd: request.workspaceRoot,
+          workspace: request.workspace,
+          cwd: request.workspace.root,
           tmpBytes: request.limits.maxTmpBytes,
-          git: request.git,
           network: "none",
           environment: request.baseEnvironment,
           command: [
@@ -141,7 +140,7 @@ export function createWarmSandboxes(options: WarmSandboxesOptions): WarmSandboxe
             "-c",
             WARM_SANDBOX_SCRIPT,
             "agentforge-warm-sandbox",
-            request.workspaceRoot,
+            request.workspace.root,
           ],
           gateFds: { infoFd: WARM_SANDBOX_FDS.info, ...(lease ? { blockFd: WARM_SANDBOX_FDS.block } : {}) },
           // The program is pid 1 itself: it reaps orphans and its end tears the namespace down.
@@ -149,7 +148,7 @@ export function createWarmSandboxes(options: WarmSandboxesOptions): WarmSandboxe
           executeOnlyFile: { fd: WARM_SANDBOX_FDS.shell, path: WARM_SANDBOX_SHELL },
         }),
         environment: request.baseEnvironment,
-        cwd: request.workspaceRoot,
+        cwd: request.workspace.root,
         shell: await readShell(request.mounts.path),
         ...(lease ? { lease } : {}),
       });
@@ -168,7 +167,8 @@ export function createWarmSandboxes(options: WarmSandboxesOptions): WarmSandboxe
       return problem;
     },
     async run(request: WarmRunRequest): Promise<CommandOutcome | undefined> {
-      const root = request.workspaceRoot;
+      // One sandbox per workspace and access: a read-only subagent does not evict its parent's.
+      const root = `${request.workspace.root}\0${request.workspace.access}`;
       if (starting.has(root)) return undefined;
       const key = await describeSandbox(request);
       let entry = entries.get(root);

@@ -80,7 +80,7 @@ async function probe(options: DetectSandboxOptions): Promise<SandboxDetection> {
       kind: "bwrap",
       bwrapPath,
       mounts: await planSandboxMounts({ hostEnv: env, basePath: DEFAULT_SANDBOX_PATH }),
-      workspaceRoot: workspace,
+      workspace: { root: workspace, access: "read-write", readOnlyPaths: [] },
       cwd: workspace,
       network: "none",
       limits: DEFAULT_SANDBOX_LIMITS,

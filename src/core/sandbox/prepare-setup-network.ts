@@ -1,6 +1,7 @@
 import { lstat, mkdtemp, realpath, writeFile, chmod } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { checkTunDevice, TUN_DEVICE_FIX } from "./check-tun-device.js";
 import type { SetupNetworkPlan } from "./run-sandboxed.js";
 import { SandboxError } from "./sandbox-error.js";
 import {
@@ -25,6 +26,15 @@ export async function prepareSetupNetwork(
       `Setup commands need the network, and the isolated setup network needs ${tools.missing.join(", ")}, which ${tools.missing.length === 1 ? "is" : "are"} not installed.`,
       "Install slirp4netns, iproute2 and util-linux (apt-get install slirp4netns iproute2 util-linux), or set AGENTFORGE_SETUP_NETWORK=host to share the host's network (setup commands can then reach services on the host's loopback).",
     );
+  }
+  if (process.getuid?.() !== 0) {
+    const tun = await checkTunDevice();
+    if (!tun.usable)
+      throw new SandboxError(
+        "SANDBOX_UNAVAILABLE",
+        `Setup commands need the network, and the isolated setup network cannot be made: ${tun.reason}.`,
+        TUN_DEVICE_FIX,
+      );
   }
   const directory = await mkdtemp(path.join(tmpdir(), "agentforge-resolver-"));
   // Readable by the sandbox's user: the folder and file are the harness's, shown read-only.

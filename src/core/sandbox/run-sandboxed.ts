@@ -5,10 +5,10 @@ import type { CommandOutcome } from "../tools/tool.js";
 import { buildBwrapArguments, type SandboxNetwork } from "./build-bwrap-arguments.js";
 import { startSetupNetwork, type SetupNetwork, type SetupNetworkTools } from "./start-setup-network.js";
 import type { SandboxKind } from "./detect-sandbox.js";
-import { findGitProtection, type GitProtection } from "./git-protected-paths.js";
 import { parseBwrapChildPid } from "./parse-bwrap-child-pid.js";
 import type { PidsCgroupLease, PidsCgroupPool } from "./pids-cgroup-pool.js";
 import type { SandboxMounts } from "./plan-sandbox-mounts.js";
+import type { WorkspaceView } from "./plan-workspace-view.js";
 import { buildSandboxEnvironment } from "./sandbox-environment.js";
 import { withLimits, type SandboxLimits } from "./sandbox-limits.js";
 import { SandboxError } from "./sandbox-error.js";
@@ -18,8 +18,8 @@ export interface RunSandboxedOptions {
   readonly kind: SandboxKind;
   readonly bwrapPath: string;
   readonly mounts: SandboxMounts;
-  /** Real paths: the workspace root and the folder the command starts in. */
-  readonly workspaceRoot: string;
+  /** The workspace (real path) and what of it is read-only; the command starts in `cwd`, inside it. */
+  readonly workspace: WorkspaceView;
   readonly cwd: string;
   readonly network: SandboxNetwork;
   /** Needed when `network` is "isolated". */
@@ -32,8 +32,6 @@ export interface RunSandboxedOptions {
   readonly maxOutputBytes: number;
   /** Set when the harness runs as root: RLIMIT_NPROC does not bind host root, a pids cgroup does. */
   readonly pidsCgroups: PidsCgroupPool | undefined;
-  /** Looked up here when the caller has not just done it. */
-  readonly git?: GitProtection;
   readonly signal?: AbortSignal;
 }
 
@@ -64,14 +62,7 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
         allowedNames: options.allowedNames,
         extra: options.extraEnv,
       });
-      const [found, acquired] = await Promise.allSettled([
-        options.git ?? findGitProtection(options.workspaceRoot),
-        options.pidsCgroups?.acquire(options.limits.maxProcesses),
-      ]);
-      if (acquired.status === "fulfilled") lease = acquired.value;
-      if (found.status === "rejected") throw found.reason;
-      if (acquired.status === "rejected") throw acquired.reason;
-      const git = found.value;
+      lease = await options.pidsCgroups?.acquire(options.limits.maxProcesses);
       const admitted = lease;
       const steps: Array<(sandboxPid: number, spawnedPid: number) => void | Promise<void>> = [];
       const asRoot = process.getuid?.() === 0;
@@ -105,10 +96,9 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
       file = options.bwrapPath;
       args = buildBwrapArguments({
         mounts: options.mounts,
-        workspaceRoot: options.workspaceRoot,
+        workspace: options.workspace,
         cwd: options.cwd,
         tmpBytes: options.limits.maxTmpBytes,
-        git,
         network: options.network,
         ...(options.network === "isolated" && plan ? { resolvConf: plan.resolvConf } : {}),
         environment,

@@ -9,6 +9,33 @@ const SECRET_NAME =
 const SECRET_NAMES = new Set(["REDIS_URL", "DATABASE_URL", "MONGODB_URI", "AMQP_URL", "NPM_CONFIG__AUTH"]);
 const SECRET_VALUE = /^(gh[pousr]_|github_pat_|sk-|xox[abpr]-|AKIA|-----BEGIN)|:\/\/[^/\s:@]+:[^/\s@]+@/;
 
+/**
+ * Git inside the sandbox obeys no program a repository names: a folder committed to look like a
+ * bare repository is not taken for one when git looks for a repository (`safe.bareRepository` is
+ * only read from protected config, which environment config is), and no repository's config can
+ * start a file-system monitor or hooks. Environment config outranks every config file, so a
+ * repository's own settings cannot undo these.
+ */
+export const SANDBOX_GIT_SETTINGS: ReadonlyArray<readonly [string, string]> = [
+  ["safe.bareRepository", "explicit"],
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.untrackedCache", "false"],
+];
+
+function sandboxGitEnvironment(): Record<string, string> {
+  const environment: Record<string, string> = {
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_CONFIG_COUNT: String(SANDBOX_GIT_SETTINGS.length),
+  };
+  SANDBOX_GIT_SETTINGS.forEach(([key, value], index) => {
+    environment[`GIT_CONFIG_KEY_${index}`] = key;
+    environment[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return environment;
+}
+
 /** Fixed in the sandbox whatever the host says. */
 export const SANDBOX_HOME = "/home/sandbox";
 export const SANDBOX_USER = "nobody";
@@ -58,6 +85,7 @@ export function buildSandboxEnvironment(options: SandboxEnvironmentOptions): Rec
   }
   return {
     ...environment,
+    ...sandboxGitEnvironment(),
     PATH: options.path,
     HOME: options.home ?? SANDBOX_HOME,
     USER: SANDBOX_USER,

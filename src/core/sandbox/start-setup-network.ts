@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { networkInterfaces } from "node:os";
 import type { Readable } from "node:stream";
 import { findExecutable } from "./find-executable.js";
+import { hostHelperEnvironment } from "./host-helper-environment.js";
 
 /**
  * Network for the setup phase (`npm ci` and the like), without the host's network namespace.
@@ -98,7 +99,7 @@ function waitForByte(stream: Readable, what: string, timeoutMs: number): Promise
 
 function runWithInput(file: string, args: readonly string[], input: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ["pipe", "ignore", "pipe"] });
+    const child = spawn(file, args, { stdio: ["pipe", "ignore", "pipe"], env: hostHelperEnvironment() });
     let stderr = "";
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => {
@@ -147,7 +148,7 @@ export async function startSetupNetwork(
       netns,
       "tap0",
     ],
-    { stdio: ["ignore", "ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "ignore", "pipe", "pipe"], env: hostHelperEnvironment() },
   );
   let stderr = "";
   // Node's pipes are socket pairs: one closed by slirp4netns must not become an unhandled error.

@@ -19,7 +19,9 @@ export function createAfterToolHooks(
   if (!runner) return [];
   return configs.map((config) => async ({ tool, result }, context) => {
     if (!result.ok || !config.tools.includes(tool.name)) return;
-    const outcome = await runner.run(config.command, {
+    // The session's runner, scoped to its access (read-only sessions stay read-only), when it has one.
+    const scoped = context.commandRunner ?? runner;
+    const outcome = await scoped.run(config.command, {
       cwd: context.workspaceRoot,
       workspaceRoot: context.workspaceRoot,
       timeoutMs,

@@ -69,6 +69,7 @@ export function createSession(options: SessionOptions): Session {
     approvalGate,
     safety: options.safety,
     isAllowed,
+    readOnlyWorkspace: isReadOnly,
     ...(options.afterToolHooks ? { afterToolHooks: options.afterToolHooks } : {}),
     ...(options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars }),
   });

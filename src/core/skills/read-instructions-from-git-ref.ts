@@ -1,17 +1,15 @@
-import { execFile } from "node:child_process";
+import type { HostRepository } from "../git/host-repository.js";
+import { isHostGitError } from "../git/host-git-error.js";
+import { runHostGitForBuffer } from "../git/run-host-git.js";
 import { InstructionsError } from "./instructions-error.js";
 import { DEFAULT_INSTRUCTIONS_MAX_BYTES, withTruncationNote } from "./read-repository-instructions.js";
 
 /**
  * AGENTS.md as it is at a git ref (the base branch of a pull request), read from the object
- * database of a local clone: the checked-out files may be the PR head, which is not trusted to
- * instruct the agent.
- *
- * This is the one place outside the sandbox folder that starts a process, and it is allowed for a
- * narrow reason: it runs the host's git on objects only, with plumbing commands (rev-parse,
- * ls-tree, cat-file). They touch no working-tree file and run no hooks, filters or textconv
- * drivers, so content of the repository cannot make them execute anything. Arguments go through
- * execFile (no shell), and the ref is checked so it cannot be read as an option.
+ * database of the checkout's git directory: the checked-out files may be the PR head, which is
+ * not trusted to instruct the agent. Plumbing only (rev-parse, ls-tree, cat-file), through the
+ * host's git runner: explicit git directory, pinned config, an environment without secrets. The
+ * ref is checked so it cannot be read as an option.
  */
 export interface GitRefInstructionsOptions {
   readonly maxBytes?: number;
@@ -31,43 +29,32 @@ type GitOutcome =
     };
 
 export async function readInstructionsFromGitRef(
-  repoDir: string,
+  repository: HostRepository,
   ref: string,
   options: GitRefInstructionsOptions = {},
 ): Promise<string | null> {
   const maxBytes = options.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const where = repository.gitDirectory;
   // eslint-disable-next-line no-control-regex
   if (ref.length === 0 || ref.length > 256 || ref.startsWith("-") || /[\s:\u0000-\u001f\u007f]/.test(ref)) {
     throw new InstructionsError("INVALID_REF", `invalid git ref ${JSON.stringify(ref)}`);
   }
-  const git = (args: readonly string[], maxBuffer = 64 * 1024): Promise<GitOutcome> =>
-    new Promise((resolve) => {
-      execFile(
-        "git",
-        ["-C", repoDir, ...args],
-        {
-          encoding: "buffer",
-          timeout: timeoutMs,
-          maxBuffer,
-          env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-        },
-        (error, stdout, stderr) => {
-          if (!error) {
-            resolve({ ok: true, stdout });
-            return;
-          }
-          const code: unknown = error.code;
-          const reason =
-            code === "ENOENT" ? "git is not installed" : stderr.toString("utf8").trim() || error.message;
-          resolve({ ok: false, exitCode: typeof code === "number" ? code : undefined, reason, cause: error });
-        },
-      );
-    });
+  // Objects only: no work tree is named, so nothing checked out is read.
+  const objects: HostRepository = { gitDirectory: repository.gitDirectory };
+  const git = async (args: readonly string[], maxBuffer = 64 * 1024): Promise<GitOutcome> => {
+    try {
+      const { stdout } = await runHostGitForBuffer(objects, args, { timeoutMs, maxBuffer });
+      return { ok: true, stdout };
+    } catch (error) {
+      if (!isHostGitError(error)) throw error;
+      return { ok: false, exitCode: error.exitCode, reason: error.message, cause: error };
+    }
+  };
   const failed = (action: string, outcome: Extract<GitOutcome, { ok: false }>): InstructionsError =>
     new InstructionsError(
       "GIT_FAILED",
-      `git could not ${action} AGENTS.md at ${ref} in ${repoDir}: ${outcome.reason}`,
+      `git could not ${action} AGENTS.md at ${ref} in ${where}: ${outcome.reason}`,
       {
         cause: outcome.cause,
       },
@@ -77,7 +64,7 @@ export async function readInstructionsFromGitRef(
   if (!resolved.ok) {
     // `rev-parse --verify --quiet` exits 1, silently, exactly when the ref names no commit.
     if (resolved.exitCode === 1) {
-      throw new InstructionsError("INVALID_REF", `${ref} does not name a commit in ${repoDir}`, {
+      throw new InstructionsError("INVALID_REF", `${ref} does not name a commit in ${where}`, {
         cause: resolved.cause,
       });
     }

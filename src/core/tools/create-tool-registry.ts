@@ -6,6 +6,7 @@ import { renderToolMessage } from "./render-tool-result.js";
 import type { Tool, ToolContext } from "./tool.js";
 import { errorResult, type ToolResult } from "./tool-result.js";
 import { runWithTimeout } from "./run-with-timeout.js";
+import { scopeCommandRunner } from "./scope-command-runner.js";
 import { toolInputJsonSchema } from "./tool-input-json-schema.js";
 
 /** Runs after a tool, before tracing; may replace the result (operator hooks, pinned facts). */
@@ -28,6 +29,11 @@ export interface ToolRegistryOptions {
   readonly defaultTimeoutMs?: number;
   readonly maxOutputChars?: number;
   readonly afterToolHooks?: readonly AfterToolHook[];
+  /**
+   * Read-only sessions (plan mode, reviewers, subagents): every command a tool or hook runs gets
+   * the workspace mounted read-only, so no judging mistake can write it.
+   */
+  readonly readOnlyWorkspace?: boolean;
 }
 
 /** Everything the loop needs about one invocation: the typed result and what the model reads. */
@@ -172,8 +178,24 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     return { tool, input, refused: false };
   }
 
-  async function invoke(call: ToolCall, context: ToolContext): Promise<ToolInvocation> {
+  // One scoped context per context the loop passes in: built once, not per call.
+  const scopedContexts = new WeakMap<ToolContext, ToolContext>();
+  function scopeContext(context: ToolContext): ToolContext {
+    if (options.readOnlyWorkspace !== true || context.commandRunner === undefined) return context;
+    let scoped = scopedContexts.get(context);
+    if (scoped === undefined) {
+      scoped = {
+        ...context,
+        commandRunner: scopeCommandRunner(context.commandRunner, { readOnlyWorkspace: true }),
+      };
+      scopedContexts.set(context, scoped);
+    }
+    return scoped;
+  }
+
+  async function invoke(call: ToolCall, callerContext: ToolContext): Promise<ToolInvocation> {
     const startedAt = performance.now();
+    const context = scopeContext(callerContext);
     const decided = await decide(call, context);
     let result = decided.result;
     const tool = decided.tool;

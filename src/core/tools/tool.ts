@@ -20,6 +20,14 @@ export interface CommandRunOptions {
   readonly maxOutputBytes?: number;
   /** Extra environment variables explicitly named by the operator. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Shown to the command read-only, over or beside the workspace: the workspace's git metadata
+   * (its git directory, the object stores it borrows, the `.git` entry). The workspace's own
+   * `.git` is always read-only whether listed or not.
+   */
+  readonly readOnlyPaths?: readonly string[];
+  /** The whole workspace is mounted read-only (plan mode, reviewers, subagents). */
+  readonly readOnlyWorkspace?: boolean;
 }
 
 export interface CommandOutcome {

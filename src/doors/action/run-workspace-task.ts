@@ -1,3 +1,4 @@
+import { discoverWorkspaceRepository } from "../../core/git/discover-workspace-repository.js";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { createRuntime } from "../../core/runtime/create-runtime.js";
@@ -30,6 +31,8 @@ export async function runWorkspaceTask(context: ActionContext, prompt: string): 
     );
     return 1;
   }
+  // The runner's checkout keeps its git directory inside it: every sandbox shows it read-only.
+  const discovered = await discoverWorkspaceRepository(workspaceRoot);
   const runtime = await createRuntime({
     env: buildRuntimeEnvironment(inputs, dependencies.env, path.join(context.outputDir, "data")),
     ...(inputs.maxTurns === undefined ? {} : { maxTurns: inputs.maxTurns }),
@@ -44,6 +47,7 @@ export async function runWorkspaceTask(context: ActionContext, prompt: string): 
     const result = await runtime.runner.run({
       prompt,
       workspaceRoot,
+      readOnlyPaths: discovered.kind === "repository" ? discovered.repository.sandboxReadOnlyPaths : [],
       mode: "build",
       // Nobody can answer a question in a workflow: only allow-listed commands run.
       approvalMode: "never",

@@ -1,5 +1,7 @@
 import { realpath } from "node:fs/promises";
+import { discoverWorkspaceRepository } from "../../core/git/discover-workspace-repository.js";
 import { createRuntime } from "../../core/runtime/create-runtime.js";
+import { scopeCommandRunner } from "../../core/tools/scope-command-runner.js";
 import { RuntimeError } from "../../core/runtime/runtime-error.js";
 import { runReviewerPanel } from "../../core/review/run-reviewer-panel.js";
 import { buildReview } from "../github/review/build-review.js";
@@ -28,9 +30,17 @@ export async function reviewCommand(raw: Record<string, unknown>, io: CliIo): Pr
     return EXIT_CODES.usage;
   }
   const base = options.base ?? "HEAD";
+  const discovered = await discoverWorkspaceRepository(workspaceRoot);
+  if (discovered.kind === "none") {
+    io.stderr(
+      `agentforge review: ${workspaceRoot} is not a git checkout (${discovered.reason}). Check --cwd.\n`,
+    );
+    return EXIT_CODES.usage;
+  }
+  const repository = discovered.repository;
   let diff: string;
   try {
-    diff = await diffForPullRequest({ workspaceRoot, base, head: "HEAD" });
+    diff = await diffForPullRequest({ repository, base, head: "HEAD" });
   } catch (error) {
     io.stderr(
       `agentforge review: cannot diff ${base}...HEAD in ${workspaceRoot} (${error instanceof Error ? error.message : String(error)}). Check --base and --cwd.\n`,
@@ -53,7 +63,9 @@ export async function reviewCommand(raw: Record<string, unknown>, io: CliIo): Pr
     try {
       const panel = await runReviewerPanel({
         model: runtime.model,
-        commandRunner: runtime.commandRunner,
+        commandRunner: scopeCommandRunner(runtime.commandRunner, {
+          readOnlyPaths: repository.sandboxReadOnlyPaths,
+        }),
         workspaceRoot,
         signal: new AbortController().signal,
         redact: (text) => runtime.runner.redactor.redact(text),

@@ -1,3 +1,4 @@
+import { discoverWorkspaceRepository } from "../../core/git/discover-workspace-repository.js";
 import { realpath } from "node:fs/promises";
 import { createInterface } from "node:readline/promises";
 import type { AgentRunResult } from "../../core/agent-run.js";
@@ -37,6 +38,9 @@ export async function runCommand(
   } catch {
     return usage(io, `the folder ${options.cwd ?? "."} does not exist (--cwd)`);
   }
+  // Read before any command runs: what sandboxes show read-only of the checkout's git metadata.
+  const discovered = await discoverWorkspaceRepository(workspaceRoot);
+  const readOnlyPaths = discovered.kind === "repository" ? discovered.repository.sandboxReadOnlyPaths : [];
   const controller = new AbortController();
   const onSignal = (): void => controller.abort(new Error("interrupted"));
   process.once("SIGINT", onSignal);
@@ -64,6 +68,7 @@ export async function runCommand(
             {
               prompt,
               workspaceRoot,
+              readOnlyPaths,
               mode: options.mode === "plan" ? "plan" : "build",
               approvalMode: approval,
               allowPrefixes: [...runtime.config.allowed_commands, ...(options.allow ?? [])],

@@ -58,7 +58,8 @@ export function createCarriedRunWriter(options: CarriedRunWriterOptions): Carrie
   async function capture(): Promise<void> {
     const record = await options.record.load();
     const workspace = record?.workspace;
-    if (!workspace) return;
+    // A record without its git directory (an older version's) is not carried: the run starts over.
+    if (!workspace || workspace.gitDirectory === undefined) return;
     const runId = workspace.runId ?? (await readTraceRunId(workspace.tracePath));
     if (runId === null) return;
     // Read only: loadForResume would also delete the run's temporary files, among them the one a
@@ -69,7 +70,10 @@ export function createCarriedRunWriter(options: CarriedRunWriterOptions): Carrie
       throw error;
     });
     if (state === null || state.checkpoint.status !== "running") return;
-    const changes = await captureWorkspaceChanges(workspace.workspaceRoot, workspace.baseSha);
+    const changes = await captureWorkspaceChanges(
+      { gitDirectory: workspace.gitDirectory, workTree: workspace.workspaceRoot },
+      workspace.baseSha,
+    );
     const carried: CarriedRun = {
       version: 1,
       runId,

@@ -69,7 +69,7 @@ describe("runEvalTask", () => {
       task(fixingSteps, {
         exit_reason: "final_answer",
         files_changed: ["src/half.js"],
-        files_unchanged: ["test.js", ".git/config"],
+        files_unchanged: ["test.js", ".git"],
         command_passes: "node test.js",
         final_answer_contains: ["divides"],
       }),

@@ -19,7 +19,10 @@ const hostEnv = {
 describe("buildSandboxEnvironment", () => {
   it("passes only the allowlist and fixes HOME, PATH, TERM", () => {
     const environment = buildSandboxEnvironment({ hostEnv, path: "/usr/bin:/bin" });
-    expect(environment).toEqual({
+    const withoutGit = Object.fromEntries(
+      Object.entries(environment).filter(([name]) => !name.startsWith("GIT_")),
+    );
+    expect(withoutGit).toEqual({
       LANG: "C.UTF-8",
       CI: "true",
       PATH: "/usr/bin:/bin",
@@ -30,6 +33,28 @@ describe("buildSandboxEnvironment", () => {
       TERM: "dumb",
       NO_COLOR: "1",
     });
+  });
+
+  it("pins git's safe settings as environment config, which outranks every config file", () => {
+    const environment = buildSandboxEnvironment({
+      hostEnv,
+      path: "/bin",
+      extra: { GIT_CONFIG_COUNT: "0" },
+    });
+    const count = Number(environment["GIT_CONFIG_COUNT"]);
+    const settings = Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [
+        environment[`GIT_CONFIG_KEY_${index}`],
+        environment[`GIT_CONFIG_VALUE_${index}`],
+      ]),
+    );
+    expect(settings).toEqual({
+      "safe.bareRepository": "explicit",
+      "core.fsmonitor": "false",
+      "core.hooksPath": "/dev/null",
+      "core.untrackedCache": "false",
+    });
+    expect(environment["GIT_CONFIG_NOSYSTEM"]).toBe("1");
   });
 
   it("adds names the operator lists and values set for the run", () => {

@@ -10,6 +10,7 @@ import {
   type SandboxRunner,
   type SandboxRunnerOptions,
 } from "../../../src/core/sandbox/create-sandbox-runner.js";
+import { assertHostOwnedRepository } from "../../../src/core/git/host-repository.js";
 import { describeWithBwrap, makeTempDirectory, removeDirectory } from "./sandbox-test-helpers.js";
 
 const SECRET = "ghs_agentforgeTestSecret0123456789";
@@ -179,16 +180,18 @@ describeWithBwrap.each([
     expect(status.stdout).toContain("tracked.txt");
   });
 
-  it("protects a git folder that .git points to inside the workspace", async () => {
+  it("a git folder that .git points to inside the workspace is the sandbox's to write, and never the host's to read", async () => {
     execFileSync("git", ["init", "-q", `--separate-git-dir=${path.join(workspace, ".repo")}`, workspace]);
-    const configBefore = await readFile(path.join(workspace, ".repo", "config"), "utf8");
-    const outcome = await run(
-      "echo evil > .repo/hooks/pre-commit; echo '[x]' >> .repo/config; mv .repo .repo2 && echo SWAPPED; git status --short >/dev/null && echo STATUS-OK",
-    );
-    expect(outcome.stdout).toContain("STATUS-OK");
-    expect(outcome.stdout).not.toContain("SWAPPED");
-    expect(existsSync(path.join(workspace, ".repo", "hooks", "pre-commit"))).toBe(false);
-    expect(await readFile(path.join(workspace, ".repo", "config"), "utf8")).toBe(configBefore);
+    const outcome = await run("echo '[x]' >> .repo/config && echo WROTE");
+    // Not git metadata the host uses: the host's git refuses a git directory there outright.
+    expect(outcome.stdout).toContain("WROTE");
+    await expect(
+      assertHostOwnedRepository({ gitDirectory: path.join(workspace, ".repo"), workTree: workspace }),
+    ).rejects.toMatchObject({ code: "UNSAFE_REPOSITORY" });
+    // The `.git` file itself is shown read-only, like any `.git` at the root.
+    const pointer = await run("echo 'gitdir: /etc' > .git && echo REPOINTED");
+    expect(pointer.stdout).not.toContain("REPOINTED");
+    expect(await readFile(path.join(workspace, ".git"), "utf8")).toContain(".repo");
   });
 
   it("a linked worktree's repository outside the workspace is not mounted at all", async () => {

@@ -24,7 +24,19 @@ const canSwitchUser =
     path.join(repository, "node_modules", "tsx", "package.json"),
   ]).status === 0;
 const tools = await findSetupNetworkTools();
-const describeIfPossible = canSwitchUser && tools.success ? describe : describe.skip;
+// slirp4netns opens the TUN device as the harness's user; on some machines only root may.
+const nobodyOpensTun =
+  canSwitchUser &&
+  spawnSync("runuser", ["-u", "nobody", "--", "sh", "-c", "exec 3<>/dev/net/tun"]).status === 0;
+const skipReason = !canSwitchUser
+  ? "the tests do not run as root, or `nobody` cannot read this checkout"
+  : !tools.success
+    ? `missing ${tools.missing.join(", ")}`
+    : !nobodyOpensTun
+      ? "/dev/net/tun cannot be opened by a user other than root on this machine (the product refuses setup commands there with that reason)"
+      : undefined;
+if (skipReason !== undefined) console.warn(`Skipping the not-root setup network test: ${skipReason}.`);
+const describeIfPossible = skipReason === undefined ? describe : describe.skip;
 
 describeIfPossible("the setup network when the harness is not root", () => {
   it("gives the setup command its own network without the host's loopback, and the agent none", () => {
@@ -68,6 +80,52 @@ console.log(JSON.stringify({ setup: setup.stdout, setupError: setup.stderr, agen
       // A network was attached (a route through its interface), and the command ran as nobody.
       expect(result["setup"]).toMatch(/^[1-9]\d*\n65534\n$/m);
       expect(result["agent"]).toBe("0\n");
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+// The same machine difference, met by the product: a clear refusal that names the device and the fix.
+const describeWhereTunIsRootOnly =
+  canSwitchUser && tools.success && !nobodyOpensTun ? describe : describe.skip;
+
+describeWhereTunIsRootOnly("the setup network where only root may open /dev/net/tun", () => {
+  it("refuses a network-on command as nobody, naming the device and the fix", () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), "agentforge-no-tun-"));
+    try {
+      const workspace = path.join(scratch, "workspace");
+      spawnSync("mkdir", [workspace]);
+      chownSync(workspace, NOBODY, NOBODY);
+      chmodSync(scratch, 0o755);
+      const script = path.join(scratch, "run.mts");
+      writeFileSync(
+        script,
+        `import { createSandboxRunner } from ${JSON.stringify(path.join(repository, "src/core/sandbox/create-sandbox-runner.ts"))};
+const runner = createSandboxRunner({ mode: "bwrap" });
+try {
+  await runner.run("true", { cwd: process.argv[2], timeoutMs: 15000, network: true });
+  console.log(JSON.stringify({ ran: true }));
+} catch (error) {
+  console.log(JSON.stringify({ code: error.code, message: error.message, fix: error.fix }));
+} finally { runner.close(); }
+`,
+        { mode: 0o644 },
+      );
+      const run = spawnSync(
+        "runuser",
+        ["-u", "nobody", "--", process.execPath, "--import", "tsx", script, workspace],
+        {
+          cwd: repository,
+          encoding: "utf8",
+          env: { PATH: process.env.PATH ?? "", HOME: scratch },
+          timeout: 60_000,
+        },
+      );
+      const result = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, string>;
+      expect(result["code"]).toBe("SANDBOX_UNAVAILABLE");
+      expect(result["message"]).toContain("/dev/net/tun cannot be opened by this user");
+      expect(result["fix"]).toContain("AGENTFORGE_SETUP_NETWORK=host");
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

@@ -86,6 +86,7 @@ describe("createCarriedRunWriter", () => {
       progressCommentId: 42,
       workspace: {
         workspaceRoot: workspace,
+        gitDirectory: path.join(workspace, ".git"),
         baseSha,
         remoteBranchSha: null,
         branch: "agentforge/issue-1",

@@ -1,7 +1,8 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { isHostGitError } from "../../git/host-git-error.js";
+import { runHostGitForExit } from "../../git/run-host-git.js";
 
 /**
  * The one process the file tools start. Only src/core/sandbox runs *shell commands*; this is not
@@ -20,12 +21,13 @@ const TIMEOUT_MS = 30_000;
 const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
 
 /**
- * git apply runs against an empty repository of the harness's own (GIT_DIR) with the workspace as
- * its work tree, and reads no system or user config. Whatever is in the workspace — a `.git` a
- * command created, files that make its root look like a bare repository (`HEAD`, `config`,
- * `objects/`), a repository's own config — is never read as configuration: a filter, hook,
- * attributes file or fsmonitor named there cannot run. The work tree's `.gitattributes` still
- * apply (line endings), but no filter driver is defined to run.
+ * git apply runs through the host's git runner against an empty repository of the harness's own
+ * (in the run's private scratch folder) with the workspace as its work tree: no system or user
+ * config, no secret in its environment. Whatever is in the workspace — a `.git` a command
+ * created, files that make its root look like a bare repository (`HEAD`, `config`, `objects/`) —
+ * is never read as configuration: a filter, hook, attributes file or fsmonitor named there cannot
+ * run. The work tree's `.gitattributes` still apply (line endings), but no filter driver is
+ * defined to run.
  */
 export async function runGitApply(
   workspaceRoot: string,
@@ -36,40 +38,24 @@ export async function runGitApply(
   /** Extra `name=value` settings of the harness's own (never the model's). */
   config: readonly string[] = [],
 ): Promise<GitApplyOutcome> {
-  const gitDir = await emptyRepository(scratchDir);
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      "git",
-      [
-        "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "safe.bareRepository=explicit",
-        ...config.flatMap((setting) => ["-c", setting]),
-        "apply",
-        ...args,
-        "-",
-      ],
-      {
-        cwd: workspaceRoot,
-        env: gitEnvironment(workspaceRoot, gitDir),
-        timeout: TIMEOUT_MS,
-        maxBuffer: MAX_OUTPUT_BYTES,
-        encoding: "utf8",
-        ...(signal ? { signal } : {}),
-      },
-      (error, stdout, stderr) => {
-        if (error === null) {
-          resolve({ exitCode: 0, stdout, stderr });
-        } else if (typeof error.code === "number") {
-          resolve({ exitCode: error.code, stdout, stderr });
-        } else {
-          reject(new Error(`could not run git apply: ${error.message}`, { cause: error }));
-        }
-      },
-    );
-    child.stdin?.end(patch);
-  });
+  const gitDirectory = await emptyRepository(scratchDir);
+  try {
+    return await runHostGitForExit({ gitDirectory, workTree: workspaceRoot }, ["apply", ...args, "-"], {
+      input: patch,
+      // Its messages are read by the tool: in git's own words, whatever the host's locale.
+      hostEnv: { ...process.env, LC_ALL: "C" },
+      timeoutMs: TIMEOUT_MS,
+      maxBuffer: MAX_OUTPUT_BYTES,
+      settings: config.map((setting): readonly [string, string] => {
+        const equals = setting.indexOf("=");
+        return [setting.slice(0, equals), setting.slice(equals + 1)];
+      }),
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    if (isHostGitError(error)) throw new Error(`could not run git apply: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 /**
@@ -86,22 +72,4 @@ async function emptyRepository(scratchDir: string): Promise<string> {
     mode: 0o600,
   });
   return gitDir;
-}
-
-/**
- * No GIT_* variable of the harness leaks in; git is given its repository and work tree instead of
- * looking for one, and neither the system's nor the user's config.
- */
-function gitEnvironment(workspaceRoot: string, gitDir: string): NodeJS.ProcessEnv {
-  const environment: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith("GIT_")) environment[key] = value;
-  }
-  environment.GIT_DIR = gitDir;
-  environment.GIT_WORK_TREE = workspaceRoot;
-  environment.GIT_CEILING_DIRECTORIES = path.dirname(workspaceRoot);
-  environment.GIT_CONFIG_NOSYSTEM = "1";
-  environment.GIT_CONFIG_GLOBAL = "/dev/null";
-  environment.LC_ALL = "C";
-  return environment;
 }

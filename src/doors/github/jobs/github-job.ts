@@ -36,6 +36,10 @@ export interface GitHubJob {
  */
 export interface JobWorkspaceRecord {
   readonly workspaceRoot: string;
+  /** The checkout's git directory, beside the work tree; a record without one is not resumed. */
+  readonly gitDirectory?: string;
+  /** What sandboxes over the work tree show read-only (Checkout.repository.sandboxReadOnlyPaths). */
+  readonly readOnlyPaths?: readonly string[];
   /** The commit the workspace was made from (`Checkout.headSha`). */
   readonly baseSha: string;
   /** Where the work branch stood on the remote at checkout (`Checkout.remoteBranchSha`). */

@@ -1,5 +1,9 @@
 import { open, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import type { WorkspaceRepository } from "../../../core/git/workspace-repository.js";
 import type { CheckpointStore } from "../../../core/persistence/create-checkpoint-store.js";
+import { scopeCommandRunner } from "../../../core/tools/scope-command-runner.js";
+import type { CommandRunner } from "../../../core/tools/tool.js";
 import type { JobWorkspaceRecord } from "./github-job.js";
 import type { GitHubJobDependencies } from "./github-job.js";
 import type { CarriedRun } from "./carried-run.js";
@@ -7,6 +11,10 @@ import { applyWorkspaceChanges } from "../workspace/workspace-changes.js";
 
 export interface JobWorkspace {
   readonly workspaceRoot: string;
+  /** The checkout's git directory (out of the sandbox's reach) and what sandboxes show read-only. */
+  readonly repository: WorkspaceRepository;
+  /** Runs the job's own commands (setup, tests) with the checkout's git metadata read-only. */
+  readonly commandRunner: CommandRunner;
   readonly baseSha: string;
   readonly remoteBranchSha: string | null;
   /** Set when a dead worker's run can be continued in this workspace. */
@@ -61,9 +69,23 @@ function parseJsonObject(text: string): Record<string, unknown> | null {
   }
 }
 
+/** The record's repository, when it names one (records of older versions do not: they start over). */
+function repositoryOf(record: JobWorkspaceRecord): WorkspaceRepository | null {
+  if (record.gitDirectory === undefined) return null;
+  return {
+    gitDirectory: record.gitDirectory,
+    workTree: record.workspaceRoot,
+    sandboxReadOnlyPaths: record.readOnlyPaths ?? [
+      record.gitDirectory,
+      path.join(record.workspaceRoot, ".git"),
+    ],
+  };
+}
+
 /** A run that saved a checkpoint and did not finish can be continued; anything else starts over. */
 async function resumableRunId(record: JobWorkspaceRecord, store: CheckpointStore): Promise<string | null> {
   if (!(await exists(record.workspaceRoot))) return null;
+  if (record.gitDirectory === undefined || !(await exists(record.gitDirectory))) return null;
   const runId = record.runId ?? (await readTraceRunId(record.tracePath));
   if (runId === null) return null;
   // No checkpoint (the process died before the first one) or an unreadable one: start over.
@@ -83,7 +105,15 @@ async function resumableRunId(record: JobWorkspaceRecord, store: CheckpointStore
 export async function prepareJobWorkspace(
   deps: Pick<
     GitHubJobDependencies,
-    "cache" | "getToken" | "signal" | "workspaceStore" | "tracePath" | "runner" | "carriedRun" | "log"
+    | "cache"
+    | "getToken"
+    | "signal"
+    | "workspaceStore"
+    | "tracePath"
+    | "runner"
+    | "carriedRun"
+    | "log"
+    | "commandRunner"
   >,
   options: PrepareWorkspaceOptions,
 ): Promise<JobWorkspace> {
@@ -115,20 +145,25 @@ export async function prepareJobWorkspace(
   }
   if (previous !== null && previous.branch === (options.branch ?? null)) {
     const runId = await resumableRunId(previous, deps.runner.store);
-    if (runId !== null) {
+    const repository = repositoryOf(previous);
+    if (runId !== null && repository !== null) {
       return {
         workspaceRoot: previous.workspaceRoot,
+        repository,
+        commandRunner: scopeCommandRunner(deps.commandRunner, {
+          readOnlyPaths: repository.sandboxReadOnlyPaths,
+        }),
         baseSha: previous.baseSha,
         remoteBranchSha: previous.remoteBranchSha,
         resumeRunId: runId,
         cleanup: async () => {
-          await rm(previous.workspaceRoot, { recursive: true, force: true });
+          await removeCheckoutFolder(previous);
           await store?.clear();
         },
       };
     }
   }
-  if (previous !== null) await rm(previous.workspaceRoot, { recursive: true, force: true });
+  if (previous !== null) await removeCheckoutFolder(previous);
   if (previous !== null && deps.tracePath !== undefined) await rm(deps.tracePath, { force: true });
   const checkout = await deps.cache.checkout({
     cloneUrl: options.cloneUrl,
@@ -141,6 +176,8 @@ export async function prepareJobWorkspace(
   if (store !== undefined && deps.tracePath !== undefined) {
     await store.save({
       workspaceRoot: checkout.workspaceRoot,
+      gitDirectory: checkout.repository.gitDirectory,
+      readOnlyPaths: checkout.repository.sandboxReadOnlyPaths,
       baseSha: checkout.headSha,
       remoteBranchSha: checkout.remoteBranchSha,
       branch: options.branch ?? null,
@@ -149,6 +186,10 @@ export async function prepareJobWorkspace(
   }
   return {
     workspaceRoot: checkout.workspaceRoot,
+    repository: checkout.repository,
+    commandRunner: scopeCommandRunner(deps.commandRunner, {
+      readOnlyPaths: checkout.repository.sandboxReadOnlyPaths,
+    }),
     baseSha: checkout.headSha,
     remoteBranchSha: checkout.remoteBranchSha,
     resumeRunId: null,
@@ -166,7 +207,7 @@ export async function prepareJobWorkspace(
  * resumable here. The run then continues exactly as after a local restart.
  */
 async function continueCarriedRun(
-  deps: Pick<GitHubJobDependencies, "cache" | "getToken" | "signal" | "runner"> & {
+  deps: Pick<GitHubJobDependencies, "cache" | "getToken" | "signal" | "runner" | "commandRunner"> & {
     readonly workspaceStore: NonNullable<GitHubJobDependencies["workspaceStore"]>;
     readonly tracePath: string;
   },
@@ -182,13 +223,18 @@ async function continueCarriedRun(
     ...(options.fetchRefs === undefined ? {} : { fetchRefs: options.fetchRefs }),
   });
   try {
-    await applyWorkspaceChanges(checkout.workspaceRoot, carried.changes);
+    await applyWorkspaceChanges(checkout.repository, carried.changes);
     const { runId, checkpoint } = carried;
     const store = deps.runner.store;
     await store.save(runId, {
       ...checkpoint,
       // Jobs always run under "never"; a stored value never loosens that, whatever Redis holds.
-      task: { ...checkpoint.task, workspaceRoot: checkout.workspaceRoot, approvalMode: "never" },
+      task: {
+        ...checkpoint.task,
+        workspaceRoot: checkout.workspaceRoot,
+        readOnlyPaths: checkout.repository.sandboxReadOnlyPaths,
+        approvalMode: "never",
+      },
       tracePath: deps.tracePath,
     });
     // Calls that had started and not completed stay "started": resume reports them as interrupted.
@@ -198,6 +244,8 @@ async function continueCarriedRun(
     await store.closeRun(runId);
     await deps.workspaceStore.save({
       workspaceRoot: checkout.workspaceRoot,
+      gitDirectory: checkout.repository.gitDirectory,
+      readOnlyPaths: checkout.repository.sandboxReadOnlyPaths,
       baseSha: carried.changes.baseSha,
       // The branch as it stood when the run began: the push is checked against that, not today's.
       remoteBranchSha: carried.remoteBranchSha,
@@ -211,6 +259,10 @@ async function continueCarriedRun(
   }
   return {
     workspaceRoot: checkout.workspaceRoot,
+    repository: checkout.repository,
+    commandRunner: scopeCommandRunner(deps.commandRunner, {
+      readOnlyPaths: checkout.repository.sandboxReadOnlyPaths,
+    }),
     baseSha: carried.changes.baseSha,
     remoteBranchSha: carried.remoteBranchSha,
     resumeRunId: carried.runId,
@@ -219,4 +271,18 @@ async function continueCarriedRun(
       await deps.workspaceStore.clear();
     },
   };
+}
+
+/**
+ * A checkout made by the repository cache is one task folder holding `tree/` and `git/`; it goes
+ * whole. Anything else a record names (an older version's work tree) goes part by part.
+ */
+async function removeCheckoutFolder(record: JobWorkspaceRecord): Promise<void> {
+  const folder = path.dirname(record.workspaceRoot);
+  if (record.gitDirectory === path.join(folder, "git") && path.basename(record.workspaceRoot) === "tree") {
+    await rm(folder, { recursive: true, force: true });
+    return;
+  }
+  await rm(record.workspaceRoot, { recursive: true, force: true });
+  if (record.gitDirectory !== undefined) await rm(record.gitDirectory, { recursive: true, force: true });
 }

@@ -86,7 +86,7 @@ async function fixInWorkspace(
   if (workspace.resumeRunId === null && config.setup_commands.length > 0) {
     tracker.note("running the setup commands");
     const setup = await runSetupCommands(config.setup_commands, {
-      runner: deps.commandRunner,
+      runner: workspace.commandRunner,
       cwd: workspace.workspaceRoot,
       timeoutMs: context.commandTimeoutMs,
       signal: deps.signal,
@@ -103,7 +103,7 @@ async function fixInWorkspace(
       );
     }
   }
-  const instructions = await readInstructionsFromGitRef(workspace.workspaceRoot, workspace.baseSha).catch(
+  const instructions = await readInstructionsFromGitRef(workspace.repository, workspace.baseSha).catch(
     (error: unknown) => {
       deps.log?.("AGENTS.md not read", { error: error instanceof Error ? error.message : String(error) });
       return null;
@@ -140,7 +140,7 @@ async function fixInWorkspace(
   }
   tracker.note("running the repository's tests");
   const tests = await runTestCommands(config.test_commands, {
-    runner: deps.commandRunner,
+    runner: workspace.commandRunner,
     workspaceRoot: workspace.workspaceRoot,
     timeoutMs: context.commandTimeoutMs,
     signal: deps.signal,
@@ -148,7 +148,7 @@ async function fixInWorkspace(
   const coAuthor = await resolveCoAuthor(deps.octokit, job.requester);
   const subject = `Fix #${job.number}: ${conversation.title}`.slice(0, 72);
   const pushed = await commitAndPush({
-    workspaceRoot: workspace.workspaceRoot,
+    repository: workspace.repository,
     branch,
     message: `${subject}\n\nRequested by @${job.requester} in #${job.number}.`,
     author: deps.author,

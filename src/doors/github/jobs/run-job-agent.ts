@@ -10,7 +10,7 @@ import type { RunProgressTracker } from "./track-run-progress.js";
 export async function runJobAgent(
   deps: Pick<GitHubJobDependencies, "runner" | "signal" | "tracePath">,
   workspace: JobWorkspace,
-  task: Omit<AgentTask, "approvalMode" | "workspaceRoot" | "signal" | "tracePath">,
+  task: Omit<AgentTask, "approvalMode" | "workspaceRoot" | "readOnlyPaths" | "signal" | "tracePath">,
   tracker: RunProgressTracker,
 ): Promise<AgentRunResult> {
   if (workspace.resumeRunId !== null) {
@@ -22,6 +22,7 @@ export async function runJobAgent(
       ...task,
       approvalMode: "never",
       workspaceRoot: workspace.workspaceRoot,
+      readOnlyPaths: workspace.repository.sandboxReadOnlyPaths,
       signal: deps.signal,
       ...(deps.tracePath === undefined ? {} : { tracePath: deps.tracePath }),
     },

@@ -31,7 +31,7 @@ export async function runPlanJob(context: JobContext): Promise<GitHubJobOutcome>
     ref: repository.defaultBranch,
   });
   try {
-    const instructions = await readInstructionsFromGitRef(workspace.workspaceRoot, workspace.baseSha).catch(
+    const instructions = await readInstructionsFromGitRef(workspace.repository, workspace.baseSha).catch(
       (error: unknown) => {
         deps.log?.("AGENTS.md not read", { error: error instanceof Error ? error.message : String(error) });
         return null;

@@ -58,7 +58,7 @@ export async function runRequestJob(context: JobContext): Promise<GitHubJobOutco
   try {
     if (!pull.isFromFork && workspace.resumeRunId === null && config.setup_commands.length > 0) {
       const setup = await runSetupCommands(config.setup_commands, {
-        runner: deps.commandRunner,
+        runner: workspace.commandRunner,
         cwd: workspace.workspaceRoot,
         timeoutMs: context.commandTimeoutMs,
         signal: deps.signal,
@@ -106,13 +106,13 @@ export async function runRequestJob(context: JobContext): Promise<GitHubJobOutco
       return { status: "answered", summary: "answered (fork)", ...spent };
     }
     const tests = await runTestCommands(config.test_commands, {
-      runner: deps.commandRunner,
+      runner: workspace.commandRunner,
       workspaceRoot: workspace.workspaceRoot,
       timeoutMs: context.commandTimeoutMs,
       signal: deps.signal,
     });
     const pushed = await commitAndPush({
-      workspaceRoot: workspace.workspaceRoot,
+      repository: workspace.repository,
       branch: pull.headRef,
       message: `Apply request on #${job.number}\n\nRequested by @${job.requester}.`,
       author: deps.author,

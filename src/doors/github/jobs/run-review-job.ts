@@ -42,7 +42,7 @@ export async function runReviewJob(context: JobContext): Promise<GitHubJobOutcom
     fetchRefs: [`refs/pull/${job.number}/head`],
   });
   try {
-    const diffOptions = { workspaceRoot: workspace.workspaceRoot, signal: deps.signal };
+    const diffOptions = { repository: workspace.repository, signal: deps.signal };
     const fullDiff = await diffForPullRequest({ ...diffOptions, base: pull.baseSha, head: headSha });
     let reviewedDiff = fullDiff;
     let scope = "the whole pull request";
@@ -68,7 +68,7 @@ export async function runReviewJob(context: JobContext): Promise<GitHubJobOutcom
     );
     const panel = await runReviewerPanel({
       model: deps.model,
-      commandRunner: deps.commandRunner,
+      commandRunner: workspace.commandRunner,
       workspaceRoot: workspace.workspaceRoot,
       signal: deps.signal,
       redact: deps.redact,

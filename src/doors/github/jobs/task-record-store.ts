@@ -23,6 +23,8 @@ const recordSchema = z.object({
   workspace: z
     .object({
       workspaceRoot: z.string(),
+      gitDirectory: z.string().exactOptional(),
+      readOnlyPaths: z.array(z.string()).exactOptional(),
       baseSha: z.string(),
       remoteBranchSha: z.string().nullable(),
       branch: z.string().nullable(),

@@ -1,5 +1,6 @@
-import { GitError, type SimpleGit } from "simple-git";
-import { createGit } from "../workspace/create-git.js";
+import { isHostGitError } from "../../../core/git/host-git-error.js";
+import type { HostRepository } from "../../../core/git/host-repository.js";
+import { runHostGit } from "../../../core/git/run-host-git.js";
 
 export type DiffRangeFailure = "BEFORE_MISSING" | "NOT_FAST_FORWARD";
 
@@ -9,7 +10,7 @@ export type DiffRangeResult =
 
 export interface DiffOptions {
   /** A checkout holding both commits (the repository cache fetches the pull request head). */
-  readonly workspaceRoot: string;
+  readonly repository: HostRepository;
   readonly signal?: AbortSignal;
 }
 
@@ -27,12 +28,16 @@ const DIFF_ARGUMENTS = [
   "--dst-prefix=b/",
 ];
 
-function gitFor(options: DiffOptions): SimpleGit {
-  return createGit({
-    baseDirectory: options.workspaceRoot,
-    settings: [["core.quotePath", "false"]],
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
+type Git = (args: readonly string[]) => Promise<string>;
+
+function gitFor(options: DiffOptions): Git {
+  return async (args) =>
+    (
+      await runHostGit(options.repository, args, {
+        settings: [["core.quotePath", "false"]],
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      })
+    ).stdout;
 }
 
 async function succeeds(run: () => Promise<unknown>, signal: AbortSignal | undefined): Promise<boolean> {
@@ -41,7 +46,7 @@ async function succeeds(run: () => Promise<unknown>, signal: AbortSignal | undef
     return true;
   } catch (error) {
     // A non-zero exit is the answer "no"; a cancelled task or a missing git is a real failure.
-    if (signal?.aborted !== true && error instanceof GitError) return false;
+    if (signal?.aborted !== true && isHostGitError(error) && error.code === "GIT_FAILED") return false;
     throw error;
   }
 }
@@ -50,7 +55,7 @@ async function succeeds(run: () => Promise<unknown>, signal: AbortSignal | undef
 export async function diffForPullRequest(
   options: DiffOptions & { base: string; head: string },
 ): Promise<string> {
-  return gitFor(options).raw([...DIFF_ARGUMENTS, `${options.base}...${options.head}`, "--"]);
+  return gitFor(options)([...DIFF_ARGUMENTS, `${options.base}...${options.head}`, "--"]);
 }
 
 /**
@@ -66,7 +71,7 @@ export async function diffRangeForSynchronize(
 ): Promise<DiffRangeResult> {
   const git = gitFor(options);
   const hasBefore = await succeeds(
-    () => git.raw(["cat-file", "-e", `${options.before}^{commit}`]),
+    () => git(["cat-file", "-e", `${options.before}^{commit}`]),
     options.signal,
   );
   if (!hasBefore) {
@@ -77,7 +82,7 @@ export async function diffRangeForSynchronize(
     };
   }
   const isAncestor = await succeeds(
-    () => git.raw(["merge-base", "--is-ancestor", options.before, options.after]),
+    () => git(["merge-base", "--is-ancestor", options.before, options.after]),
     options.signal,
   );
   if (!isAncestor) {
@@ -89,6 +94,6 @@ export async function diffRangeForSynchronize(
   }
   return {
     success: true,
-    value: await git.raw([...DIFF_ARGUMENTS, `${options.before}..${options.after}`, "--"]),
+    value: await git([...DIFF_ARGUMENTS, `${options.before}..${options.after}`, "--"]),
   };
 }

@@ -1,8 +1,6 @@
-import type { SimpleGit } from "simple-git";
-import { findNestedRepositories } from "../../../core/sandbox/find-nested-repositories.js";
-import { findObjectAlternates } from "../../../core/sandbox/find-object-alternates.js";
-import { createGit } from "./create-git.js";
-import { describeGitFailure } from "./redact-token.js";
+import { findNestedRepositories } from "../../../core/git/find-nested-repositories.js";
+import type { HostRepository } from "../../../core/git/host-repository.js";
+import { runHostGit, type HostGitOptions } from "../../../core/git/run-host-git.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 
 export interface GitIdentity {
@@ -11,7 +9,8 @@ export interface GitIdentity {
 }
 
 export interface CommitAndPushOptions {
-  readonly workspaceRoot: string;
+  /** The checkout's git directory (out of the sandbox's reach) and work tree. */
+  readonly repository: HostRepository & { readonly workTree: string };
   /** The work branch on the remote, e.g. `agentforge/issue-12`. */
   readonly branch: string;
   /** Subject and body; it should name the issue. The co-author trailer is appended here. */
@@ -66,8 +65,10 @@ export function buildCommitMessage(message: string, coAuthor?: GitIdentity): str
   return `${trimmed}\n\n${trailerOf(coAuthor)}\n`;
 }
 
-async function commitStaged(git: SimpleGit, options: CommitAndPushOptions): Promise<string> {
-  await git.raw([
+type Git = (args: readonly string[]) => Promise<string>;
+
+async function commitStaged(git: Git, options: CommitAndPushOptions): Promise<string> {
+  await git([
     "commit",
     "--no-verify",
     "--no-gpg-sign",
@@ -75,12 +76,18 @@ async function commitStaged(git: SimpleGit, options: CommitAndPushOptions): Prom
     "--message",
     buildCommitMessage(options.message, options.coAuthor),
   ]);
-  return (await git.raw(["rev-parse", "HEAD"])).trim();
+  return (await git(["rev-parse", "HEAD"])).trim();
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
  * Stages every change (`.gitignore` respected), commits it as the App and pushes it. Hooks do
- * not run: a hook in the workspace is repository content, and this runs on the host.
+ * not run: a hook is repository content, and this runs on the host. The git directory is the
+ * checkout's own, which no sandboxed command could write, so its config, hooks and object stores
+ * are the App's; what the work tree holds is only ever read as files.
  */
 export async function commitAndPush(options: CommitAndPushOptions): Promise<CommitAndPushResult> {
   const remote = validateRemoteUrl(options.remoteUrl);
@@ -88,42 +95,34 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
   if (!isIdentity(options.author) || (options.coAuthor !== undefined && !isIdentity(options.coAuthor))) {
     return { committed: false, pushed: false, error: "an author or co-author name or email is malformed" };
   }
-  const signal = options.signal === undefined ? {} : { signal: options.signal };
-  const git = createGit({
-    baseDirectory: options.workspaceRoot,
-    settings: [
-      ["user.name", options.author.name],
-      ["user.email", options.author.email],
-      ["core.hooksPath", "/dev/null"],
-    ],
-    ...signal,
-  });
+  const base: HostGitOptions = options.signal === undefined ? {} : { signal: options.signal };
+  const git: Git = async (args) =>
+    (
+      await runHostGit(options.repository, args, {
+        ...base,
+        settings: [
+          ["user.name", options.author.name],
+          ["user.email", options.author.email],
+        ],
+      })
+    ).stdout;
 
   let sha: string;
   let leftOut: string[] = [];
   try {
-    await git.raw(["check-ref-format", `refs/heads/${options.branch}`]);
-    // Objects borrowed from elsewhere on this machine could be pushed along with the commit.
-    const alternates = await findObjectAlternates(options.workspaceRoot);
-    if (alternates.length > 0) {
-      return {
-        committed: false,
-        pushed: false,
-        error: `the checkout's git directory names other object stores (${alternates.join(", ")}); nothing is committed or pushed from it`,
-      };
-    }
+    await git(["check-ref-format", `refs/heads/${options.branch}`]);
     // A nested repository (a submodule the setup populated, or one a command made) has a config
     // of the sandbox's writing, which a git started inside it would obey: `add` would start one
     // to see whether it changed. They are left out of `add`, their index entries put back as at
     // HEAD, and the commit is not made from them; `commit` itself does not look into them.
-    const nested = await findNestedRepositories(options.workspaceRoot);
+    const nested = await findNestedRepositories(options.repository);
     const exclusions = nested.map((nestedPath) => `:(exclude,literal)${nestedPath}`);
-    await git.raw(["add", "--all", "--", ".", ...exclusions]);
+    await git(["add", "--all", "--", ".", ...exclusions]);
     for (const nestedPath of nested) await restoreIndexEntry(git, nestedPath);
     leftOut = nested;
-    const staged = await git.raw(["diff", "--cached", "--name-only"]);
+    const staged = await git(["diff", "--cached", "--name-only"]);
     if (staged.trim().length === 0) {
-      const head = (await git.raw(["rev-parse", "HEAD"])).trim();
+      const head = (await git(["rev-parse", "HEAD"])).trim();
       if (options.baseSha === undefined || head === options.baseSha)
         return { committed: false, pushed: false };
       sha = head;
@@ -131,24 +130,26 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
       sha = await commitStaged(git, options);
     }
   } catch (error) {
-    return { committed: false, pushed: false, error: describeGitFailure(error, options.token) };
+    return { committed: false, pushed: false, error: messageOf(error) };
   }
 
-  const pushing = createGit({
-    baseDirectory: options.workspaceRoot,
-    authentication: { token: options.token, remoteUrl: options.remoteUrl },
-    settings: [["core.hooksPath", "/dev/null"]],
-    ...signal,
-  });
   const target = `refs/heads/${options.branch}`;
   const lease =
     options.expectedRemoteSha === undefined
       ? []
       : [`--force-with-lease=${target}:${options.expectedRemoteSha}`];
   try {
-    await pushing.raw(["push", "--no-verify", ...lease, options.remoteUrl, `HEAD:${target}`]);
+    await runHostGit(
+      options.repository,
+      ["push", "--no-verify", ...lease, "--", options.remoteUrl, `HEAD:${target}`],
+      {
+        ...base,
+        usesNetwork: true,
+        authentication: { token: options.token, remoteUrl: options.remoteUrl },
+      },
+    );
   } catch (error) {
-    return { committed: true, sha, pushed: false, error: describeGitFailure(error, options.token) };
+    return { committed: true, sha, pushed: false, error: messageOf(error) };
   }
   return { committed: true, sha, pushed: true, ...(leftOut.length > 0 ? { leftOut } : {}) };
 }
@@ -157,13 +158,13 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
  * Puts a path's index entry back as HEAD has it (or removes it), with plumbing that reads no
  * worktree: a gitlink staged in the sandbox is not the App's to commit.
  */
-async function restoreIndexEntry(git: SimpleGit, entryPath: string): Promise<void> {
-  const atHead = await git.raw(["ls-tree", "-z", "HEAD", "--", entryPath]);
+async function restoreIndexEntry(git: Git, entryPath: string): Promise<void> {
+  const atHead = await git(["ls-tree", "-z", "HEAD", "--", entryPath]);
   // "<mode> <type> <object>\t<path>\0"
   const match = /^(\d+) \w+ ([0-9a-f]+)\t/.exec(atHead);
   if (match === null) {
-    await git.raw(["update-index", "--force-remove", "--", entryPath]);
+    await git(["update-index", "--force-remove", "--", entryPath]);
     return;
   }
-  await git.raw(["update-index", "--add", "--cacheinfo", `${match[1]},${match[2]},${entryPath}`]);
+  await git(["update-index", "--add", "--cacheinfo", `${match[1]},${match[2]},${entryPath}`]);
 }

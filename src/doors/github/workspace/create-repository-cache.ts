@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { GitError } from "simple-git";
-import { createGit } from "./create-git.js";
+import { isHostGitError } from "../../../core/git/host-git-error.js";
+import type { HostRepository } from "../../../core/git/host-repository.js";
+import { runHostGit, type HostGitOptions } from "../../../core/git/run-host-git.js";
+import type { WorkspaceRepository } from "../../../core/git/workspace-repository.js";
 import { createKeyedLock } from "./create-keyed-lock.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
-import { describeGitFailure } from "./redact-token.js";
 import { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 
 export interface CheckoutOptions {
@@ -23,13 +24,16 @@ export interface CheckoutOptions {
 }
 
 export interface Checkout {
+  /** The work tree: the only folder sandboxed commands may write. */
   readonly workspaceRoot: string;
+  /** Its git directory beside it, out of every sandbox's reach, and what sandboxes show read-only. */
+  readonly repository: WorkspaceRepository;
   readonly headSha: string;
   /** Where `branch` stood on the remote when the cache was refreshed, or null if it did not exist. */
   readonly remoteBranchSha: string | null;
   /** "cold" when this call cloned the repository, "warm" when it only fetched. */
   readonly cacheState: "cold" | "warm";
-  /** Removes the workspace; the cache stays for the next task. */
+  /** Removes the work tree and its git directory; the cache stays for the next task. */
   cleanup(): Promise<void>;
 }
 
@@ -84,13 +88,15 @@ async function exists(target: string): Promise<boolean> {
 
 /**
  * A per-repository cache of bare mirrors. A checkout fetches into the mirror (the only network
- * step), then makes the workspace with `git clone --local --no-hardlinks` from it.
+ * step), then makes a task folder from it: `git/`, the task's own git directory, which borrows
+ * the mirror's objects (`--shared`, so nothing is copied), and `tree/`, the work tree.
  *
- * Why a copy and not a worktree or `--shared`: the sandbox binds only the workspace, so a
- * worktree's `.git` file or an `alternates` entry pointing into the cache would leave git inside
- * the sandbox without its objects; and hard-linked object files would let a sandboxed command
- * rewrite objects the next task reads. A local copy needs no network and no pack negotiation,
- * and leaves the workspace self-contained.
+ * Why this layout: the sandbox binds only `tree/` writable. The git directory, the mirror's
+ * objects and the work tree's `.git` file (which names the git directory for git inside the
+ * sandbox) are mounted read-only, so nothing a command does can change which config, hooks,
+ * attributes programs or object stores the host's git uses afterwards: there is no git metadata
+ * inside the writable area for it to create or change. The host's git names both folders
+ * explicitly on every call and never reads the `.git` file.
  */
 export function createRepositoryCache(options: RepositoryCacheOptions): RepositoryCache {
   const mirrorsDir = path.join(options.cacheDir, "mirrors");
@@ -98,106 +104,130 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
   const lock = createKeyedLock();
   const hostEnv = options.hostEnv ?? process.env;
 
-  // No `cause`: git's own error object holds its output unredacted.
-  function fail(code: WorkspaceErrorCode, what: string, error: unknown, token: string): WorkspaceError {
-    return new WorkspaceError(code, `${what}: ${describeGitFailure(error, token)}`);
+  // No `cause`: git's own error holds its arguments; the message is already token-free.
+  function fail(code: WorkspaceErrorCode, what: string, error: unknown): WorkspaceError {
+    return new WorkspaceError(code, `${what}: ${error instanceof Error ? error.message : String(error)}`);
   }
 
-  async function refreshMirror(checkout: CheckoutOptions, mirror: string): Promise<"cold" | "warm"> {
-    const authentication = { token: checkout.token, remoteUrl: checkout.cloneUrl };
-    const signal = checkout.signal;
-    const common = { hostEnv, authentication, ...(signal === undefined ? {} : { signal }) };
-    if (!(await exists(path.join(mirror, "HEAD")))) {
+  function gitOptions(checkout: CheckoutOptions, extra: HostGitOptions = {}): HostGitOptions {
+    return { hostEnv, ...(checkout.signal === undefined ? {} : { signal: checkout.signal }), ...extra };
+  }
+
+  function remoteOptions(checkout: CheckoutOptions): HostGitOptions {
+    return gitOptions(checkout, {
+      usesNetwork: true,
+      authentication: { token: checkout.token, remoteUrl: checkout.cloneUrl },
+    });
+  }
+
+  async function refreshMirror(checkout: CheckoutOptions, mirror: HostRepository): Promise<"cold" | "warm"> {
+    if (!(await exists(path.join(mirror.gitDirectory, "HEAD")))) {
       // Clone beside the final place and rename, so a crash never leaves a half mirror that looks whole.
       await mkdir(mirrorsDir, { recursive: true });
       const partial = await mkdtemp(path.join(mirrorsDir, ".partial-"));
       try {
-        await createGit({ ...common, baseDirectory: mirrorsDir }).raw([
-          "clone",
-          "--bare",
-          checkout.cloneUrl,
-          partial,
-        ]);
+        await runHostGit(null, ["clone", "--bare", "--", checkout.cloneUrl, partial], {
+          ...remoteOptions(checkout),
+          cwd: mirrorsDir,
+        });
         // A bare clone has no fetch refspec; these make later fetches update branches and tags in place.
-        const local = createGit({ hostEnv, baseDirectory: partial });
         for (const refspec of MIRROR_REFSPECS)
-          await local.raw(["config", "--add", "remote.origin.fetch", refspec]);
-        await rename(partial, mirror);
+          await runHostGit(
+            { gitDirectory: partial },
+            ["config", "--add", "remote.origin.fetch", refspec],
+            gitOptions(checkout),
+          );
+        await rename(partial, mirror.gitDirectory);
       } catch (error) {
         await rm(partial, { recursive: true, force: true });
-        throw fail("CLONE_FAILED", "could not clone the repository", error, checkout.token);
+        throw fail("CLONE_FAILED", "could not clone the repository", error);
       }
       return "cold";
     }
     try {
-      await createGit({ ...common, baseDirectory: mirror }).raw(["fetch", "--prune", "origin"]);
+      await runHostGit(mirror, ["fetch", "--prune", "origin"], remoteOptions(checkout));
     } catch (error) {
-      throw fail("FETCH_FAILED", "could not fetch the repository", error, checkout.token);
+      throw fail("FETCH_FAILED", "could not fetch the repository", error);
     }
     return "warm";
   }
 
-  async function fetchExtraRefs(checkout: CheckoutOptions, mirror: string): Promise<void> {
+  async function fetchExtraRefs(checkout: CheckoutOptions, mirror: HostRepository): Promise<void> {
     const refs = checkout.fetchRefs ?? [];
     if (refs.length === 0) return;
-    const git = createGit({
-      hostEnv,
-      baseDirectory: mirror,
-      authentication: { token: checkout.token, remoteUrl: checkout.cloneUrl },
-      ...(checkout.signal === undefined ? {} : { signal: checkout.signal }),
-    });
     const refspecs = refs.map((ref) => (SHA_PATTERN.test(ref) ? ref : `+${ref}:${ref}`));
     try {
-      await git.raw(["fetch", "origin", ...refspecs]);
+      await runHostGit(mirror, ["fetch", "origin", ...refspecs], remoteOptions(checkout));
     } catch (error) {
-      throw fail("FETCH_FAILED", `could not fetch ${refs.join(", ")}`, error, checkout.token);
+      throw fail("FETCH_FAILED", `could not fetch ${refs.join(", ")}`, error);
     }
   }
 
-  async function resolveCommit(mirror: string, ref: string): Promise<string | null> {
-    const git = createGit({ hostEnv, baseDirectory: mirror });
+  async function resolveCommit(mirror: HostRepository, ref: string): Promise<string | null> {
     const candidates =
       ref.startsWith("refs/") || SHA_PATTERN.test(ref)
         ? [ref]
         : [`refs/heads/${ref}`, `refs/tags/${ref}`, ref];
     for (const candidate of candidates) {
-      const output = await git
-        .raw(["rev-parse", "--verify", "--quiet", `${candidate}^{commit}`])
-        .catch((error: unknown) => {
-          // `--verify --quiet` exits non-zero with no output when the name does not resolve.
-          if (error instanceof GitError) return "";
+      const output = await runHostGit(mirror, ["rev-parse", "--verify", "--quiet", `${candidate}^{commit}`], {
+        hostEnv,
+      }).then(
+        (result) => result.stdout.trim(),
+        (error: unknown) => {
+          // `--verify --quiet` exits 1 with no output when the name does not resolve.
+          if (isHostGitError(error) && error.code === "GIT_FAILED") return "";
           throw error;
-        });
-      if (output.trim().length > 0) return output.trim();
+        },
+      );
+      if (output.length > 0) return output;
     }
     return null;
   }
 
-  async function makeWorkspace(checkout: CheckoutOptions, mirror: string, sha: string): Promise<string> {
+  async function makeWorkspace(
+    checkout: CheckoutOptions,
+    mirror: HostRepository,
+    sha: string,
+  ): Promise<{ readonly folder: string; readonly repository: WorkspaceRepository }> {
     await mkdir(workspacesDir, { recursive: true });
-    const workspaceRoot = await mkdtemp(path.join(workspacesDir, "task-"));
-    const signal = checkout.signal === undefined ? {} : { signal: checkout.signal };
+    const folder = await mkdtemp(path.join(workspacesDir, "task-"));
+    const gitDirectory = path.join(folder, "git");
+    const workTree = path.join(folder, "tree");
     try {
-      await createGit({ hostEnv, baseDirectory: workspacesDir, ...signal }).raw([
-        "clone",
-        "--local",
-        "--no-hardlinks",
-        "--no-checkout",
-        mirror,
-        workspaceRoot,
-      ]);
-      const git = createGit({ hostEnv, baseDirectory: workspaceRoot, ...signal });
-      await git.raw(["remote", "set-url", "origin", checkout.cloneUrl]);
-      if (checkout.branch === undefined) await git.raw(["checkout", "--detach", sha]);
-      else await git.raw(["checkout", "-B", checkout.branch, sha]);
-      return workspaceRoot;
+      await runHostGit(
+        null,
+        [
+          "clone",
+          "--shared",
+          "--no-checkout",
+          `--separate-git-dir=${gitDirectory}`,
+          "--",
+          mirror.gitDirectory,
+          workTree,
+        ],
+        gitOptions(checkout, { cwd: folder }),
+      );
+      const repository: WorkspaceRepository = {
+        gitDirectory,
+        workTree,
+        sandboxReadOnlyPaths: [
+          gitDirectory,
+          path.join(mirror.gitDirectory, "objects"),
+          path.join(workTree, ".git"),
+        ],
+      };
+      await runHostGit(repository, ["remote", "set-url", "origin", checkout.cloneUrl], gitOptions(checkout));
+      const target = checkout.branch === undefined ? ["--detach", sha] : ["-B", checkout.branch, sha];
+      await runHostGit(repository, ["checkout", "--quiet", ...target], gitOptions(checkout));
+      return { folder, repository };
     } catch (error) {
-      await rm(workspaceRoot, { recursive: true, force: true });
-      throw fail("CHECKOUT_FAILED", `could not check out ${checkout.ref}`, error, checkout.token);
+      await rm(folder, { recursive: true, force: true });
+      throw fail("CHECKOUT_FAILED", `could not check out ${checkout.ref}`, error);
     }
   }
 
-  async function checkoutLocked(checkout: CheckoutOptions, mirror: string): Promise<Checkout> {
+  async function checkoutLocked(checkout: CheckoutOptions, mirrorPath: string): Promise<Checkout> {
+    const mirror: HostRepository = { gitDirectory: mirrorPath };
     const cacheState = await refreshMirror(checkout, mirror);
     await fetchExtraRefs(checkout, mirror);
     let sha = await resolveCommit(mirror, checkout.ref);
@@ -209,13 +239,14 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     if (sha === null) throw new WorkspaceError("REF_NOT_FOUND", `no commit found for ${checkout.ref}`);
     const remoteBranchSha =
       checkout.branch === undefined ? null : await resolveCommit(mirror, `refs/heads/${checkout.branch}`);
-    const workspaceRoot = await makeWorkspace(checkout, mirror, sha);
+    const { folder, repository } = await makeWorkspace(checkout, mirror, sha);
     return {
-      workspaceRoot,
+      workspaceRoot: repository.workTree,
+      repository,
       headSha: sha,
       remoteBranchSha,
       cacheState,
-      cleanup: () => rm(workspaceRoot, { recursive: true, force: true }),
+      cleanup: () => rm(folder, { recursive: true, force: true }),
     };
   }
 

@@ -1,7 +1,8 @@
 import { lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createGit } from "./create-git.js";
+import type { HostRepository } from "../../../core/git/host-repository.js";
+import { runHostGit } from "../../../core/git/run-host-git.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 /**
@@ -27,19 +28,20 @@ export type UntrackedFile =
 /** Untracked content larger than this is not carried: the run then starts over elsewhere. */
 export const MAX_UNTRACKED_BYTES = 16 * 1024 * 1024;
 
+type WorkTreeRepository = HostRepository & { readonly workTree: string };
+
 export async function captureWorkspaceChanges(
-  workspaceRoot: string,
+  repository: WorkTreeRepository,
   baseSha: string,
   options: { readonly hostEnv?: NodeJS.ProcessEnv } = {},
 ): Promise<WorkspaceChanges> {
-  const git = createGit({
-    baseDirectory: workspaceRoot,
-    ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
-  });
+  const workspaceRoot = repository.workTree;
+  const git = async (args: readonly string[]): Promise<string> =>
+    (await runHostGit(repository, args, options.hostEnv ? { hostEnv: options.hostEnv } : {})).stdout;
   const trackedPatch = await withScratchFile(async (patchFile) => {
     // No external diff or text conversion: the patch must be exact, and nothing in the repository
     // runs. Written to a file, not read from stdout, which would be decoded as UTF-8.
-    await git.raw([
+    await git([
       "diff",
       "--binary",
       "--no-ext-diff",
@@ -53,7 +55,7 @@ export async function captureWorkspaceChanges(
     ]);
     return readFile(patchFile);
   });
-  const listed = await git.raw(["ls-files", "--others", "--exclude-standard", "-z"]);
+  const listed = await git(["ls-files", "--others", "--exclude-standard", "-z"]);
   const untracked: UntrackedFile[] = [];
   let total = 0;
   for (const relative of listed.split("\0").filter((name) => name !== "")) {
@@ -114,15 +116,14 @@ async function safeTarget(workspaceRoot: string, relative: string): Promise<stri
 
 /** Applies changes captured by captureWorkspaceChanges to a fresh checkout of `changes.baseSha`. */
 export async function applyWorkspaceChanges(
-  workspaceRoot: string,
+  repository: WorkTreeRepository,
   changes: WorkspaceChanges,
   options: { readonly hostEnv?: NodeJS.ProcessEnv } = {},
 ): Promise<void> {
-  const git = createGit({
-    baseDirectory: workspaceRoot,
-    ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
-  });
-  const head = (await git.raw(["rev-parse", "HEAD"])).trim();
+  const workspaceRoot = repository.workTree;
+  const git = async (args: readonly string[]): Promise<string> =>
+    (await runHostGit(repository, args, options.hostEnv ? { hostEnv: options.hostEnv } : {})).stdout;
+  const head = (await git(["rev-parse", "HEAD"])).trim();
   if (head !== changes.baseSha) {
     throw new WorkspaceError(
       "CHANGES_NOT_CARRIED",
@@ -135,7 +136,7 @@ export async function applyWorkspaceChanges(
       await writeFile(patchFile, patch, { mode: 0o600 });
       // Paths in the patch are checked by git apply itself: none may leave the work tree, pass
       // through a symbolic link or touch .git.
-      await git.raw(["apply", "--binary", "--whitespace=nowarn", patchFile]).catch((error: unknown) => {
+      await git(["apply", "--binary", "--whitespace=nowarn", patchFile]).catch((error: unknown) => {
         throw new WorkspaceError("CHANGES_NOT_CARRIED", "the tracked changes do not apply to the checkout", {
           cause: error,
         });

@@ -34,6 +34,7 @@ describe("prepareJobWorkspace", () => {
         await mkdir(root);
         return {
           workspaceRoot: root,
+          repository: { gitDirectory: `${root}.git`, workTree: root, sandboxReadOnlyPaths: [] },
           headSha: "a".repeat(40),
           remoteBranchSha: null,
           cacheState: "cold" as const,
@@ -63,6 +64,9 @@ describe("prepareJobWorkspace", () => {
       workspaceStore: record.workspaceStore,
       tracePath: record.tracePath,
       runner: { store: storeWith(checkpoint) } as unknown as GitHubJobDependencies["runner"],
+      commandRunner: {
+        run: () => Promise.reject(new Error("no command runs while a workspace is prepared")),
+      },
     } satisfies Parameters<typeof prepareJobWorkspace>[0];
     return { value, record, cache };
   }
@@ -73,8 +77,10 @@ describe("prepareJobWorkspace", () => {
   ): Promise<string> {
     const root = path.join(dir, "left");
     await mkdir(root);
+    await mkdir(`${root}.git`);
     await record.workspaceStore.save({
       workspaceRoot: root,
+      gitDirectory: `${root}.git`,
       baseSha: "b".repeat(40),
       remoteBranchSha: null,
       branch: "agentforge/issue-1",

@@ -49,7 +49,13 @@ describe("parseDiffForReview on a real multi-file diff", () => {
     git(root, "add", "--all");
     git(root, "commit", "--quiet", "-m", "change");
     head = git(root, "rev-parse", "HEAD");
-    files = parseDiffForReview(await diffForPullRequest({ workspaceRoot: root, base, head }));
+    files = parseDiffForReview(
+      await diffForPullRequest({
+        repository: { gitDirectory: path.join(root, ".git"), workTree: root },
+        base,
+        head,
+      }),
+    );
   });
 
   afterAll(async () => {
@@ -130,7 +136,11 @@ describe("diffRangeForSynchronize", () => {
     git(root, "commit", "--quiet", "-m", "second");
     const after = git(root, "rev-parse", "HEAD");
 
-    const range = await diffRangeForSynchronize({ workspaceRoot: root, before, after });
+    const range = await diffRangeForSynchronize({
+      repository: { gitDirectory: path.join(root, ".git"), workTree: root },
+      before,
+      after,
+    });
     expect(range.success).toBe(true);
     const paths = range.success ? parseDiffForReview(range.value).map((file) => file.path) : [];
     expect(paths).toEqual(["second.txt"]);
@@ -140,12 +150,22 @@ describe("diffRangeForSynchronize", () => {
     git(root, "add", "--all");
     git(root, "commit", "--quiet", "-m", "rewritten");
     const rewritten = git(root, "rev-parse", "HEAD");
-    expect(await diffRangeForSynchronize({ workspaceRoot: root, before, after: rewritten })).toMatchObject({
+    expect(
+      await diffRangeForSynchronize({
+        repository: { gitDirectory: path.join(root, ".git"), workTree: root },
+        before,
+        after: rewritten,
+      }),
+    ).toMatchObject({
       success: false,
       error: "NOT_FAST_FORWARD",
     });
     expect(
-      await diffRangeForSynchronize({ workspaceRoot: root, before: "1".repeat(40), after }),
+      await diffRangeForSynchronize({
+        repository: { gitDirectory: path.join(root, ".git"), workTree: root },
+        before: "1".repeat(40),
+        after,
+      }),
     ).toMatchObject({ success: false, error: "BEFORE_MISSING" });
   });
 });

@@ -7,8 +7,9 @@ import {
   createRepositoryCache,
   type RepositoryCache,
 } from "../../../../src/doors/github/workspace/create-repository-cache.js";
-import { basicAuthorizationHeader } from "../../../../src/doors/github/workspace/git-environment.js";
-import { redactToken } from "../../../../src/doors/github/workspace/redact-token.js";
+import { basicAuthorizationHeader } from "../../../../src/core/git/host-git-environment.js";
+import { redactToken } from "../../../../src/core/git/run-host-git.js";
+import type { WorkspaceRepository } from "../../../../src/core/git/workspace-repository.js";
 import { createRemoteRepository, findFilesContaining, git, pushCommit } from "./git-fixtures.js";
 import { startGitHttpServer, type GitHttpServer } from "./git-http-server.js";
 
@@ -38,12 +39,12 @@ describe("commitAndPush", () => {
   });
 
   const push = (
-    workspaceRoot: string,
+    checkout: { readonly repository: WorkspaceRepository },
     branch: string,
     extra: { expectedRemoteSha?: string; baseSha?: string } = {},
   ) =>
     commitAndPush({
-      workspaceRoot,
+      repository: checkout.repository,
       branch,
       message: "Fix the adder (#12)\n\nAdds a test for negative numbers.",
       author: APP,
@@ -67,7 +68,7 @@ describe("commitAndPush", () => {
     await writeFile(path.join(checkout.workspaceRoot, "debug.log"), "ignored\n");
     const pushesBefore = server.requests.filter((request) => request.service === "git-receive-pack").length;
 
-    const result = await push(checkout.workspaceRoot, "agentforge/issue-12");
+    const result = await push(checkout, "agentforge/issue-12");
 
     expect(result).toEqual({ committed: true, sha: expect.any(String), pushed: true });
     expect(git(bare, "rev-parse", "refs/heads/agentforge/issue-12")).toBe(result.sha);
@@ -100,7 +101,7 @@ describe("commitAndPush", () => {
     });
     await writeFile(path.join(checkout.workspaceRoot, "only.log"), "ignored by .gitignore\n");
     const headBefore = git(checkout.workspaceRoot, "rev-parse", "HEAD");
-    expect(await push(checkout.workspaceRoot, "agentforge/issue-13")).toEqual({
+    expect(await push(checkout, "agentforge/issue-13")).toEqual({
       committed: false,
       pushed: false,
     });
@@ -116,12 +117,12 @@ describe("commitAndPush", () => {
     const theirs = await pushCommit(bare, branch, "theirs.txt", "someone else\n");
     await writeFile(path.join(checkout.workspaceRoot, "ours.txt"), "ours\n");
 
-    const fastForwardOnly = await push(checkout.workspaceRoot, branch);
+    const fastForwardOnly = await push(checkout, branch);
     expect(fastForwardOnly.committed).toBe(true);
     expect(fastForwardOnly.pushed).toBe(false);
     expect(fastForwardOnly.error).toMatch(/rejected|fetch first|non-fast-forward/i);
     // The retry has nothing new to stage; with baseSha it still pushes the earlier commit.
-    const staleLease = await push(checkout.workspaceRoot, branch, {
+    const staleLease = await push(checkout, branch, {
       expectedRemoteSha: lease,
       baseSha: checkout.headSha,
     });
@@ -134,7 +135,7 @@ describe("commitAndPush", () => {
     const rerun = await cache.checkout({ cloneUrl, token: TOKEN, ref: "main", branch });
     expect(rerun.remoteBranchSha).toBe(theirs);
     await writeFile(path.join(rerun.workspaceRoot, "ours.txt"), "ours, again\n");
-    const replaced = await push(rerun.workspaceRoot, branch, { expectedRemoteSha: rerun.remoteBranchSha! });
+    const replaced = await push(rerun, branch, { expectedRemoteSha: rerun.remoteBranchSha! });
     expect(replaced.pushed).toBe(true);
     expect(git(bare, "rev-parse", `refs/heads/${branch}`)).toBe(replaced.sha);
     await Promise.all([checkout.cleanup(), rerun.cleanup()]);
@@ -150,7 +151,7 @@ describe("commitAndPush", () => {
     await writeFile(path.join(checkout.workspaceRoot, "new.txt"), "new\n");
     server.setRefusePush(true);
     try {
-      const result = await push(checkout.workspaceRoot, "agentforge/issue-15");
+      const result = await push(checkout, "agentforge/issue-15");
       expect(result.committed).toBe(true);
       expect(result.pushed).toBe(false);
       expect(result.error).toMatch(/403/);
@@ -166,7 +167,7 @@ describe("commitAndPush", () => {
     const checkout = await cache.checkout({ cloneUrl, token: TOKEN, ref: "main" });
     await writeFile(path.join(checkout.workspaceRoot, "local.txt"), "local\n");
     const bad = await commitAndPush({
-      workspaceRoot: checkout.workspaceRoot,
+      repository: checkout.repository,
       branch: "bad..branch",
       message: "x",
       author: APP,
@@ -176,7 +177,7 @@ describe("commitAndPush", () => {
     expect(bad.committed).toBe(false);
     expect(bad.error).toBeDefined();
     const result = await commitAndPush({
-      workspaceRoot: checkout.workspaceRoot,
+      repository: checkout.repository,
       branch: "agentforge/issue-16",
       message: "Local change (#16)",
       author: APP,

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRepositoryCache } from "../../../../src/doors/github/workspace/create-repository-cache.js";
-import { basicAuthorizationHeader } from "../../../../src/doors/github/workspace/git-environment.js";
+import { basicAuthorizationHeader } from "../../../../src/core/git/host-git-environment.js";
 import { WorkspaceError } from "../../../../src/doors/github/workspace/workspace-error.js";
 import { createRemoteRepository, findFilesContaining, git, pushCommit } from "./git-fixtures.js";
 import { startGitHttpServer, type GitHttpServer } from "./git-http-server.js";

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findNestedRepositories } from "../../../../src/core/sandbox/find-nested-repositories.js";
+import { findNestedRepositories } from "../../../../src/core/git/find-nested-repositories.js";
+import type { WorkspaceRepository } from "../../../../src/core/git/workspace-repository.js";
 import { listChangedFiles } from "../../../../src/core/eval/eval-git.js";
 import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
 import { captureWorkspaceChanges } from "../../../../src/doors/github/workspace/workspace-changes.js";
@@ -21,6 +22,7 @@ describe("nested repositories made in the sandbox", () => {
   let workspace: string;
   let markers: string;
   let baseSha: string;
+  let repository: WorkspaceRepository;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "agentforge-nested-"));
@@ -28,6 +30,7 @@ describe("nested repositories made in the sandbox", () => {
     markers = join(dir, "ran-on-host");
     mkdirSync(markers);
     baseSha = commitRepository(workspace, { "a.txt": "one\n" });
+    repository = { gitDirectory: join(workspace, ".git"), workTree: workspace, sandboxReadOnlyPaths: [] };
 
     // The hostile repository, two folders down, staged as a gitlink, then changed.
     const evil = join(workspace, "deep", "er", "evil");
@@ -49,7 +52,7 @@ describe("nested repositories made in the sandbox", () => {
     existsSync(join(markers, "fsmonitor")) || existsSync(join(markers, "filter"));
 
   it("finds the staged gitlink and the embedded repository without running anything in them", async () => {
-    expect(await findNestedRepositories(workspace)).toEqual(["deep/er/evil", "other"]);
+    expect(await findNestedRepositories(repository)).toEqual(["deep/er/evil", "other"]);
     expect(ranOnHost()).toBe(false);
   });
 
@@ -57,7 +60,7 @@ describe("nested repositories made in the sandbox", () => {
     const remote = join(dir, "remote.git");
     git(dir, "init", "-q", "--bare", remote);
     const result = await commitAndPush({
-      workspaceRoot: workspace,
+      repository,
       branch: "agentforge/issue-1",
       message: "x",
       author: { name: "agentforge[bot]", email: "1+agentforge[bot]@users.noreply.github.com" },
@@ -74,10 +77,10 @@ describe("nested repositories made in the sandbox", () => {
   });
 
   it("carries the workspace to another worker and lists the eval's changes without entering them", async () => {
-    const changes = await captureWorkspaceChanges(workspace, baseSha);
+    const changes = await captureWorkspaceChanges(repository, baseSha);
     expect(changes.trackedPatchBase64.length).toBeGreaterThan(0);
     expect(Buffer.from(changes.trackedPatchBase64, "base64").toString("utf8")).toContain("+two");
-    const changed = await listChangedFiles(workspace);
+    const changed = await listChangedFiles(repository);
     expect(changed).toContain("a.txt");
     expect(ranOnHost()).toBe(false);
   });

@@ -53,6 +53,11 @@ async function snapshotTree(root: string): Promise<Record<string, Entry>> {
 const NOT_CARRIED = { name: "WorkspaceError", code: "CHANGES_NOT_CARRIED" };
 const LATIN1_LINE = Buffer.from("na\xefve caf\xe9\n", "latin1");
 
+/** A clone made by plain git keeps its git directory inside: the host's git is told so explicitly. */
+function repositoryOf(workTree: string): { gitDirectory: string; workTree: string } {
+  return { gitDirectory: path.join(workTree, ".git"), workTree };
+}
+
 describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
   let root: string;
   let origin: string;
@@ -140,7 +145,7 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
     await mkdir(path.join(source, "build"));
     await writeFile(path.join(source, "build", "out.js"), "ignored build output\n");
 
-    const changes = await captureWorkspaceChanges(source, baseSha);
+    const changes = await captureWorkspaceChanges(repositoryOf(source), baseSha);
     expect(changes.baseSha).toBe(baseSha);
     expect(changes.untracked.map((entry) => entry.path).sort()).toEqual([
       "blob.dat",
@@ -161,7 +166,7 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
     // Through JSON, as the changes travel in the queue.
     const carried = JSON.parse(JSON.stringify(changes)) as WorkspaceChanges;
     const { workspace: target } = await cloneAt(baseSha);
-    await applyWorkspaceChanges(target, carried);
+    await applyWorkspaceChanges(repositoryOf(target), carried);
 
     const expected = await snapshotTree(source);
     delete expected["debug.log"];
@@ -182,10 +187,10 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
 
   it("carries nothing from an untouched workspace, and applying nothing changes nothing", async () => {
     const { workspace } = await cloneAt(baseSha);
-    const changes = await captureWorkspaceChanges(workspace, baseSha);
+    const changes = await captureWorkspaceChanges(repositoryOf(workspace), baseSha);
     expect(changes).toEqual({ baseSha, trackedPatchBase64: "", untracked: [] });
     const before = await snapshotTree(workspace);
-    await applyWorkspaceChanges(workspace, changes);
+    await applyWorkspaceChanges(repositoryOf(workspace), changes);
     expect(await snapshotTree(workspace)).toEqual(before);
   });
 
@@ -193,10 +198,10 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
     const { workspace: source } = await cloneAt(baseSha);
     await writeFile(path.join(source, "keep.txt"), "changed\n");
     await writeFile(path.join(source, "fresh.txt"), "untracked\n");
-    const changes = await captureWorkspaceChanges(source, baseSha);
+    const changes = await captureWorkspaceChanges(repositoryOf(source), baseSha);
     const { workspace: elsewhere } = await cloneAt(otherSha);
     const before = await snapshotTree(elsewhere);
-    const applying = applyWorkspaceChanges(elsewhere, changes);
+    const applying = applyWorkspaceChanges(repositoryOf(elsewhere), changes);
     await expect(applying).rejects.toBeInstanceOf(WorkspaceError);
     await expect(applying).rejects.toMatchObject({
       ...NOT_CARRIED,
@@ -211,7 +216,9 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
     ["nested/../../../y", "y"],
   ])("refuses the untracked path %j and writes nothing outside the workspace", async (relative, leaked) => {
     const { workspace, around } = await cloneAt(baseSha);
-    await expect(applyWorkspaceChanges(workspace, crafted([file(relative, "out\n")]))).rejects.toMatchObject({
+    await expect(
+      applyWorkspaceChanges(repositoryOf(workspace), crafted([file(relative, "out\n")])),
+    ).rejects.toMatchObject({
       ...NOT_CARRIED,
       message: expect.stringContaining("outside the workspace"),
     });
@@ -224,11 +231,15 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
   it("refuses an untracked path inside .git, such as a hook", async () => {
     const { workspace } = await cloneAt(baseSha);
     const hook = file(".git/hooks/post-checkout", "#!/bin/sh\ntouch pwned\n", true);
-    await expect(applyWorkspaceChanges(workspace, crafted([hook]))).rejects.toMatchObject(NOT_CARRIED);
+    await expect(applyWorkspaceChanges(repositoryOf(workspace), crafted([hook]))).rejects.toMatchObject(
+      NOT_CARRIED,
+    );
     expect(existsSync(path.join(workspace, ".git", "hooks", "post-checkout"))).toBe(false);
     const sneaky = file("nested/../.git/config", "[core]\n\tfsmonitor = touch pwned\n");
     const config = await readFile(path.join(workspace, ".git", "config"), "utf8");
-    await expect(applyWorkspaceChanges(workspace, crafted([sneaky]))).rejects.toMatchObject(NOT_CARRIED);
+    await expect(applyWorkspaceChanges(repositoryOf(workspace), crafted([sneaky]))).rejects.toMatchObject(
+      NOT_CARRIED,
+    );
     expect(await readFile(path.join(workspace, ".git", "config"), "utf8")).toBe(config);
   });
 
@@ -240,7 +251,7 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
       { path: "out", kind: "symlink", target: outside },
       file("out/pwned", "written through a link\n"),
     ]);
-    await expect(applyWorkspaceChanges(workspace, changes)).rejects.toMatchObject({
+    await expect(applyWorkspaceChanges(repositoryOf(workspace), changes)).rejects.toMatchObject({
       ...NOT_CARRIED,
       message: expect.stringContaining('"out" is a symbolic link'),
     });
@@ -250,7 +261,7 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
   it("refuses to write over a file or through a link that is already there", async () => {
     const { workspace, around } = await cloneAt(baseSha);
     await expect(
-      applyWorkspaceChanges(workspace, crafted([file("keep.txt", "replaced\n")])),
+      applyWorkspaceChanges(repositoryOf(workspace), crafted([file("keep.txt", "replaced\n")])),
     ).rejects.toMatchObject(NOT_CARRIED);
     expect(await readFile(path.join(workspace, "keep.txt"), "utf8")).toBe("one\ntwo\nthree\n");
 
@@ -259,7 +270,9 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
       { path: "escape-link", kind: "symlink", target: victim },
       file("escape-link", "written through a link\n"),
     ]);
-    await expect(applyWorkspaceChanges(workspace, throughLink)).rejects.toMatchObject(NOT_CARRIED);
+    await expect(applyWorkspaceChanges(repositoryOf(workspace), throughLink)).rejects.toMatchObject(
+      NOT_CARRIED,
+    );
     expect(existsSync(victim)).toBe(false);
     expect(lstatSync(path.join(workspace, "escape-link")).isSymbolicLink()).toBe(true);
   });
@@ -275,7 +288,9 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
       "+evil",
       "",
     ].join("\n");
-    await expect(applyWorkspaceChanges(workspace, crafted([], patch))).rejects.toMatchObject(NOT_CARRIED);
+    await expect(applyWorkspaceChanges(repositoryOf(workspace), crafted([], patch))).rejects.toMatchObject(
+      NOT_CARRIED,
+    );
     expect(existsSync(path.join(around, "evil.txt"))).toBe(false);
   });
 
@@ -286,11 +301,11 @@ describe("captureWorkspaceChanges and applyWorkspaceChanges", () => {
     await writeFile(path.join(workspace, "second.dat"), Buffer.alloc(half, 2));
     // Ignored files are not carried, so they do not count.
     await writeFile(path.join(workspace, "huge.log"), Buffer.alloc(MAX_UNTRACKED_BYTES + 1, 3));
-    const atLimit = await captureWorkspaceChanges(workspace, baseSha);
+    const atLimit = await captureWorkspaceChanges(repositoryOf(workspace), baseSha);
     expect(atLimit.untracked.map((entry) => entry.path).sort()).toEqual(["first.dat", "second.dat"]);
 
     await writeFile(path.join(workspace, "second.dat"), Buffer.alloc(half + 1, 2));
-    await expect(captureWorkspaceChanges(workspace, baseSha)).rejects.toMatchObject({
+    await expect(captureWorkspaceChanges(repositoryOf(workspace), baseSha)).rejects.toMatchObject({
       ...NOT_CARRIED,
       message: expect.stringContaining(`exceed ${MAX_UNTRACKED_BYTES} bytes`),
     });
