@@ -122,6 +122,15 @@ export async function runSandboxed(command: string, options: RunSandboxedOptions
         file = plan.tools.unshare;
       }
     } else {
+      if (options.workspace.access === "read-only") {
+        // Without mount namespaces nothing but the policy would stand between a command and the
+        // workspace; a read-only session promises the kernel's refusal, so it runs no command.
+        throw new SandboxError(
+          "SANDBOX_UNAVAILABLE",
+          "This session is read-only, and without bubblewrap (AGENTFORGE_SANDBOX=none) nothing can mount the workspace read-only for a command, so commands are refused here.",
+          "Install bubblewrap (apt-get install -y bubblewrap) and unset AGENTFORGE_SANDBOX, or work with the file tools.",
+        );
+      }
       // Without namespaces the private /tmp and HOME are host folders, removed after the run.
       const runDirectory = await mkdtemp(path.join(os.tmpdir(), "agentforge-sandbox-"));
       cleanups.push(() => rm(runDirectory, { recursive: true, force: true }));

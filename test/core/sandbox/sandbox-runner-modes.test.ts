@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:net";
+import path from "node:path";
 import { createSandboxRunner } from "../../../src/core/sandbox/create-sandbox-runner.js";
 import { detectSandbox } from "../../../src/core/sandbox/detect-sandbox.js";
 import { SandboxError } from "../../../src/core/sandbox/sandbox-error.js";
@@ -59,6 +61,14 @@ describe("mode none (chosen explicitly)", () => {
     expect(outcome.stdout).toMatch(/HOME=\/\S*agentforge-sandbox-\S*\/home/);
     const timeout = await runner.run("sleep 100", { cwd: workspace, timeoutMs: 300 });
     expect(timeout.timedOut).toBe(true);
+  });
+
+  it("refuses a read-only session's command: without namespaces nothing could make the workspace read-only", async () => {
+    const runner = createSandboxRunner({ mode: "none" });
+    await expect(
+      runner.run("echo x > written.txt", { cwd: workspace, timeoutMs: 5000, readOnlyWorkspace: true }),
+    ).rejects.toMatchObject({ code: "SANDBOX_UNAVAILABLE", message: expect.stringContaining("read-only") });
+    expect(existsSync(path.join(workspace, "written.txt"))).toBe(false);
   });
 
   it("reaches a loopback server, which shows the bwrap test below could fail", async () => {
