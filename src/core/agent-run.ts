@@ -1,5 +1,6 @@
 import type { ApprovalMode } from "./policy/approval-mode.js";
 import type { ExitReason, LoopEventListener } from "./loop/loop-events.js";
+import type { RunHandOver, RunPlacement, StoredRun } from "./run/run-hand-over.js";
 
 /** A piece of outside text given to the run; it reaches the model fenced, with its source named. */
 export interface UntrustedInput {
@@ -52,8 +53,37 @@ export interface AgentRunResult {
   readonly errorMessage?: string;
 }
 
-/** The one entry the doors call. The GitHub App, the Action and the CLI receive it as a dependency. */
-export type AgentRunner = (
-  task: AgentTask,
-  options?: { readonly onEvent?: LoopEventListener },
-) => Promise<AgentRunResult>;
+export interface RunOptions {
+  /**
+   * The run's id, chosen by the caller so it can record it before anything happens (a door that
+   * resumes after a crash needs it); a fresh one is made when absent.
+   */
+  readonly runId?: string;
+  readonly onEvent?: LoopEventListener;
+}
+
+export interface ResumeOptions {
+  readonly onEvent?: LoopEventListener;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The core's face for running the agent. A run is the core's own: its checkpoints, journal, trace
+ * and redaction stay inside; a door gives a task, gets a result, and moves a run between machines
+ * as an opaque hand-over value. The GitHub App, the Action and the CLI receive it as a dependency.
+ */
+export interface AgentRunner {
+  run(task: AgentTask, options?: RunOptions): Promise<AgentRunResult>;
+  /** Continues a stored run from its last checkpoint, without repeating a finished tool call. */
+  resume(runId: string, options?: ResumeOptions): Promise<AgentRunResult>;
+  /** Where a stored run stands (none, unreadable, or its status and workspace). Changes nothing. */
+  inspect(runId: string): Promise<StoredRun>;
+  /** The run in flight as a value another machine can import; null before its first checkpoint or once it ended. */
+  exportRun(runId: string): Promise<RunHandOver | null>;
+  /** Makes a run exported elsewhere resumable here, in the workspace rebuilt for it. */
+  importRun(handOver: RunHandOver, placement: RunPlacement): Promise<void>;
+  /** The redaction every run applies: the exact secrets it was given and every credential pattern. */
+  redact(text: string): string;
+  /** A secret learnt while running (an installation token), redacted from then on. */
+  addSecret(value: string): void;
+}

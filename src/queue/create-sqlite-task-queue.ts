@@ -136,6 +136,8 @@ export function createSqliteTaskQueue<TPayload>(
         payload,
         enqueuedAt: row.enqueued_at,
         leaseExpiresAt,
+        // The embedded store's tasks never leave this machine: the task record on disk is enough.
+        handOver: null,
       };
     }
   });

@@ -60,6 +60,11 @@ export interface ClaimedTask<TPayload> extends TaskLease {
   readonly payload: TPayload;
   readonly enqueuedAt: number;
   readonly leaseExpiresAt: number;
+  /**
+   * What the task's previous worker handed over with it (`saveHandOver`), for the one that takes
+   * it over; null on a first attempt and on engines that carry none.
+   */
+  readonly handOver: JsonValue | null;
 }
 
 export interface TaskRecord<TPayload> {
@@ -102,6 +107,12 @@ export interface TaskQueue<TPayload> {
   fail(lease: TaskLease, error: string, options: { readonly retryable: boolean }): Promise<FailResult>;
   /** Extends the lease. False means stop working on it: it was cancelled or the lease was lost. */
   heartbeat(lease: TaskLease): Promise<boolean>;
+  /**
+   * Stores a value with the running task for whichever worker takes it over (the Redis engine,
+   * whose workers may be on other machines); false when the lease is lost. Absent on the embedded
+   * store, whose tasks never leave their machine.
+   */
+  saveHandOver?(lease: TaskLease, value: JsonValue): Promise<boolean>;
   /** Cancels the waiting and the running task of a key. */
   cancel(key: string): Promise<CancelResult>;
   /** In-process notification of cancellations, so a local worker can abort at once. */

@@ -1,10 +1,8 @@
+import type { Redactor } from "../safety/create-redactor.js";
+import type { AgentRunner } from "../agent-run.js";
 import { loadOperatorConfig } from "../config/load-operator-config.js";
 import type { OperatorConfig } from "../config/operator-config-schema.js";
-import {
-  createAgentRunner,
-  type AgentRunnerDependencies,
-  type ResumableAgentRunner,
-} from "../create-agent-runner.js";
+import { createAgentRunner, type AgentRunnerDependencies } from "../create-agent-runner.js";
 import { createOpenAIModelClient } from "../model/create-openai-model-client.js";
 import type { ModelClient } from "../model/model-types.js";
 import { readModelEnvironment } from "../model/read-model-environment.js";
@@ -23,6 +21,11 @@ export interface RuntimeOptions {
   readonly maxTurns?: number;
   /** Secrets the door holds besides the model key (installation tokens, webhook secret...). */
   readonly secrets?: readonly string[];
+  /**
+   * The door's own redactor (the App's log uses it too): every run redacts with it, and learns the
+   * model key into it. Otherwise the runtime makes one from `secrets`.
+   */
+  readonly redactor?: Redactor;
   readonly confirm?: AgentRunnerDependencies["confirm"];
   readonly stream?: boolean;
   /** Tests and benchmarks pass a model; otherwise it is built from OPENAI_* variables. */
@@ -46,7 +49,7 @@ const BUILT_IN_TOOL_NAMES = [
 ];
 
 export interface Runtime {
-  readonly runner: ResumableAgentRunner;
+  readonly runner: AgentRunner;
   readonly config: OperatorConfig;
   readonly configDigest: string;
   readonly dataDir: string;
@@ -129,6 +132,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     dataDir,
     commandRunner,
     secrets,
+    ...(options.redactor ? { redactor: options.redactor } : {}),
     ...(options.confirm ? { confirm: options.confirm } : {}),
     settings: {
       maxTurns: options.maxTurns ?? config.budgets.max_turns,

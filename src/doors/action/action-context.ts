@@ -1,6 +1,6 @@
 import type { ModelClient } from "../../core/model/model-types.js";
 import type { Redactor } from "../../core/safety/create-redactor.js";
-import type { GitHubJob, GitHubJobDependencies, GitHubJobOutcome } from "../github/jobs/github-job.js";
+import type { GitHubJob, JobDependencies, JobOutcome } from "../github/jobs/github-job.js";
 import type { GitHubRequester } from "../github/pull-request/github-requester.js";
 import type { ActionEnvironment } from "./action-environment.js";
 import type { ActionInputs } from "./action-inputs.js";
@@ -11,7 +11,7 @@ export interface ActionDependencies {
   readonly env: NodeJS.ProcessEnv;
   readonly io: ActionIo;
   readonly createOctokit: (options: { readonly token: string; readonly baseUrl: string }) => GitHubRequester;
-  readonly runGitHubJob: (job: GitHubJob, dependencies: GitHubJobDependencies) => Promise<GitHubJobOutcome>;
+  readonly runGitHubJob: (job: GitHubJob, dependencies: JobDependencies) => Promise<JobOutcome>;
   readonly signal: AbortSignal;
   /** A model client for tests; otherwise built from the inputs and OPENAI_* variables. */
   readonly model?: ModelClient;

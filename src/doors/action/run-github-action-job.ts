@@ -1,6 +1,7 @@
 import path from "node:path";
 import { createRuntime } from "../../core/runtime/create-runtime.js";
-import type { GitHubJobOutcome } from "../github/jobs/github-job.js";
+import type { JobOutcome } from "../github/jobs/github-job.js";
+import { APP_SLUG } from "./derive-action-plan.js";
 import type { GitHubRequester } from "../github/pull-request/github-requester.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
 import type { ActionContext } from "./action-context.js";
@@ -17,7 +18,7 @@ export const ACTIONS_BOT_AUTHOR = {
   email: "41898282+github-actions[bot]@users.noreply.github.com",
 } as const;
 
-const HEADLINES: Readonly<Record<GitHubJobOutcome["status"], string>> = {
+const HEADLINES: Readonly<Record<JobOutcome["status"], string>> = {
   "pull-request-opened": "pull request opened",
   "pull-request-updated": "pull request updated",
   "plan-posted": "plan posted",
@@ -87,20 +88,32 @@ export async function runGitHubActionJob(
       logger: warningLogger((message) => io.warning(redact(message))),
     });
     const outcome = await dependencies.runGitHubJob(plan.job, {
-      octokit,
-      getToken: () => Promise.resolve(token),
-      runner: runtime.runner,
-      cache: createRepositoryCache({ cacheDir: path.join(context.outputDir, "cache"), hostEnv: runtimeEnv }),
-      commandRunner,
-      author: ACTIONS_BOT_AUTHOR,
-      progress,
-      redact,
+      github: {
+        octokit,
+        getToken: () => Promise.resolve(token),
+        author: ACTIONS_BOT_AUTHOR,
+        mention: `@${APP_SLUG}`,
+      },
+      workspace: {
+        cache: createRepositoryCache({
+          cacheDir: path.join(context.outputDir, "cache"),
+          hostEnv: runtimeEnv,
+        }),
+        commandRunner,
+      },
+      agent: {
+        runner: runtime.runner,
+        model: runtime.model,
+        operatorAllowPrefixes: [...runtime.config.allowed_commands, ...inputs.allowedCommands],
+        tracePath: context.tracePath,
+      },
+      report: {
+        progress,
+        redact,
+        ...(environment.runUrl === undefined ? {} : { runUrl: environment.runUrl }),
+        log: (message, details) => io.warning(details ? `${message} ${JSON.stringify(details)}` : message),
+      },
       signal: dependencies.signal,
-      operatorAllowPrefixes: [...runtime.config.allowed_commands, ...inputs.allowedCommands],
-      ...(environment.runUrl === undefined ? {} : { runUrl: environment.runUrl }),
-      model: runtime.model,
-      tracePath: context.tracePath,
-      log: (message, details) => io.warning(details ? `${message} ${JSON.stringify(details)}` : message),
     });
     await reportRun(context, {
       result: outcome.status,

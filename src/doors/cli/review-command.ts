@@ -68,7 +68,7 @@ export async function reviewCommand(raw: Record<string, unknown>, io: CliIo): Pr
         }),
         workspaceRoot,
         signal: new AbortController().signal,
-        redact: (text) => runtime.runner.redactor.redact(text),
+        redact: (text) => runtime.runner.redact(text),
         diff,
         diffSource: `git:diff ${base}...HEAD`,
         description: `The change is ${base}...HEAD of the checkout.`,

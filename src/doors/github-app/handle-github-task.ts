@@ -1,20 +1,21 @@
-import type { ResumableAgentRunner } from "../../core/create-agent-runner.js";
+import type { AgentRunner } from "../../core/agent-run.js";
 import type { LoopEvent, LoopEventListener } from "../../core/loop/loop-events.js";
 import type { ModelClient } from "../../core/model/model-types.js";
 import type { CommandRunner } from "../../core/tools/tool.js";
-import type { GitHubJob, GitHubJobOutcome } from "../github/jobs/github-job.js";
+import type { GitHubJob, JobOutcome } from "../github/jobs/github-job.js";
 import { runGitHubJob } from "../github/jobs/run-github-job.js";
 import { openTaskRecordStore } from "../github/jobs/task-record-store.js";
 import type { RepositoryCache } from "../github/workspace/create-repository-cache.js";
 import type { GitIdentity } from "../github/workspace/commit-and-push.js";
 import { resolveCoAuthor } from "../github/jobs/resolve-co-author.js";
 import type { DoorLogger } from "../github/github-logger.js";
-import type { QueuedTask, TaskHandler, TaskHandoff, TaskOutcome } from "./task-types.js";
-import { readCarriedRun, type CarriedRun } from "../github/jobs/carried-run.js";
-import { createCarriedRunWriter } from "./create-carried-run-writer.js";
+import type { JsonValue } from "../../queue/task-queue.js";
+import type { QueuedTask, TaskHandler, TaskOutcome } from "./task-types.js";
+import { readHandOver, type HandOver } from "../github/jobs/hand-over.js";
+import { createHandOverWriter } from "./create-hand-over-writer.js";
 
 export interface GitHubTaskHandlerOptions {
-  readonly runner: ResumableAgentRunner;
+  readonly runner: AgentRunner;
   /** For the reviewer subagents. */
   readonly model?: ModelClient;
   readonly commandRunner: CommandRunner;
@@ -33,8 +34,8 @@ export interface GitHubTaskHandlerOptions {
    * follows the configured API base (GitHub Enterprise, the test stand-in) in every case.
    */
   readonly getInstallationToken?: (installationId: number) => Promise<string>;
-  /** How often a running task stores its run with the queue for another worker (default 10 s). */
-  readonly handoffIntervalMs?: number;
+  /** How often a running task hands its run over to the queue for another worker (default 10 s). */
+  readonly handOverIntervalMs?: number;
 }
 
 /** The queue's record says what was asked; the job says what to do. */
@@ -65,7 +66,7 @@ export function toGitHubJob(task: QueuedTask): GitHubJob {
   }
 }
 
-function toTaskOutcome(outcome: GitHubJobOutcome): TaskOutcome {
+function toTaskOutcome(outcome: JobOutcome): TaskOutcome {
   return {
     status: outcome.status,
     summary: outcome.summary,
@@ -78,9 +79,9 @@ function toTaskOutcome(outcome: GitHubJobOutcome): TaskOutcome {
 
 /** The same runner, with every loop event also shown to `observe` (after the caller's own listener). */
 export function withLoopObserver(
-  runner: ResumableAgentRunner,
+  runner: AgentRunner,
   observe: ((event: LoopEvent) => void) | undefined,
-): ResumableAgentRunner {
+): AgentRunner {
   if (observe === undefined) return runner;
   const tee =
     (listener: LoopEventListener | undefined): LoopEventListener =>
@@ -89,8 +90,7 @@ export function withLoopObserver(
       return listener?.(event);
     };
   return {
-    redactor: runner.redactor,
-    store: runner.store,
+    ...runner,
     run: (task, options) => runner.run(task, { ...options, onEvent: tee(options?.onEvent) }),
     resume: (runId, options) => runner.resume(runId, { ...options, onEvent: tee(options?.onEvent) }),
   };
@@ -109,26 +109,25 @@ const tokenResponse = (value: unknown): string => {
  * run where it stopped and closes the comment the dead worker left open.
  */
 export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): TaskHandler {
-  const redactor = options.runner.redactor;
-  const redact = (text: string): string => redactor.redact(text);
+  const redact = (text: string): string => options.runner.redact(text);
   // The bot user's id is readable only as an installation; looked up once, on the first task.
   let author: GitIdentity | null = null;
   return async (task, context) => {
     const record = openTaskRecordStore(options.dataDir, task.taskId);
     const previous = task.attempt > 1 ? await record.load() : null;
     if (task.attempt === 1) await record.remove();
-    // A task a worker on another machine started: continue its run from what it stored with the task.
-    const carriedRun =
-      task.attempt > 1 && previous === null && context.handoff !== undefined
-        ? await readStoredRun(context.handoff, options.logger, task.taskId)
+    // A task a worker on another machine started: continue its run from what it handed over.
+    const handOver =
+      task.attempt > 1 && previous === null
+        ? readStoredHandOver(task.handOver, options.logger, task.taskId)
         : undefined;
-    const interruptedCommentId = previous?.progressCommentId ?? carriedRun?.progressCommentId ?? null;
+    const interruptedCommentId = previous?.progressCommentId ?? handOver?.progressCommentId ?? null;
     const getToken = async (): Promise<string> => {
       const token =
         options.getInstallationToken === undefined
           ? tokenResponse(await context.octokit.auth({ type: "installation" }))
           : await options.getInstallationToken(task.installationId);
-      redactor.addSecret(token);
+      options.runner.addSecret(token);
       return token;
     };
     // The token is fetched (and registered as a secret) before anything can print it.
@@ -149,49 +148,58 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
         );
     }
     await context.progress.start(
-      previous === null && carriedRun === undefined
+      previous === null && handOver === undefined
         ? "👀 Working on it…"
         : "👀 Picking this up again after an interruption…",
     );
     await record.update({ progressCommentId: context.progress.commentId });
     author ??= await resolveCoAuthor(context.octokit, `${options.appSlug}[bot]`);
     const carrier =
-      context.handoff === undefined
+      context.saveHandOver === undefined
         ? undefined
-        : createCarriedRunWriter({
-            handoff: context.handoff,
+        : createHandOverWriter({
+            saveHandOver: context.saveHandOver,
             record,
-            store: options.runner.store,
+            runner: options.runner,
             logger: options.logger,
             taskId: task.taskId,
-            ...(options.handoffIntervalMs === undefined ? {} : { intervalMs: options.handoffIntervalMs }),
+            ...(options.handOverIntervalMs === undefined ? {} : { intervalMs: options.handOverIntervalMs }),
           });
     const observe = (event: LoopEvent): void => {
       context.onLoopEvent?.(event);
       carrier?.observe(event);
     };
-    let outcome: GitHubJobOutcome;
+    let outcome: JobOutcome;
     try {
       outcome = await runGitHubJob(toGitHubJob(task), {
-        octokit: context.octokit,
-        getToken,
-        runner: withLoopObserver(options.runner, observe),
-        ...(carriedRun === undefined ? {} : { carriedRun }),
-        cache: options.cache,
-        commandRunner: options.commandRunner,
-        author,
-        progress: {
-          update: (text) => context.progress.update(text),
-          finish: (text) => context.progress.finish(text),
+        github: {
+          octokit: context.octokit,
+          getToken,
+          author,
+          mention: `@${options.appSlug}`,
         },
-        redact,
+        workspace: {
+          cache: options.cache,
+          commandRunner: options.commandRunner,
+          store: record.workspaceStore,
+          ...(handOver === undefined ? {} : { handOver }),
+          ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
+        },
+        agent: {
+          runner: withLoopObserver(options.runner, observe),
+          operatorAllowPrefixes: options.operatorAllowPrefixes,
+          tracePath: record.tracePath,
+          ...(options.model === undefined ? {} : { model: options.model }),
+        },
+        report: {
+          progress: {
+            update: (text) => context.progress.update(text),
+            finish: (text) => context.progress.finish(text),
+          },
+          redact,
+          log: (message, details) => options.logger.info({ ...details, taskId: task.taskId }, message),
+        },
         signal: context.signal,
-        operatorAllowPrefixes: options.operatorAllowPrefixes,
-        tracePath: record.tracePath,
-        workspaceStore: record.workspaceStore,
-        log: (message, details) => options.logger.info({ ...details, taskId: task.taskId }, message),
-        ...(options.model === undefined ? {} : { model: options.model }),
-        ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
       });
     } finally {
       // A failed job must not leave a capture writing to the queue after the task ended.
@@ -206,22 +214,18 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
   };
 }
 
-/** The run another worker stored with the task, or undefined (then the task starts over). */
-async function readStoredRun(
-  handoff: TaskHandoff,
+/** The hand-over another worker stored with the task, or undefined (then the task starts over). */
+function readStoredHandOver(
+  stored: JsonValue | null,
   logger: DoorLogger,
   taskId: string,
-): Promise<CarriedRun | undefined> {
-  let stored: unknown;
-  try {
-    stored = await handoff.load();
-  } catch (error) {
-    logger.warn({ err: error, taskId }, "could not read the run stored with the task; starting over");
-    return undefined;
-  }
+): HandOver | undefined {
   if (stored === null) return undefined;
-  const read = readCarriedRun(stored);
+  const read = readHandOver(stored);
   if (read.success) return read.value;
-  logger.warn({ taskId, reason: read.error }, "the run stored with the task cannot be used; starting over");
+  logger.warn(
+    { taskId, reason: read.error },
+    "the run handed over with the task cannot be used; starting over",
+  );
   return undefined;
 }

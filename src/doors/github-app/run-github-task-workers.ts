@@ -14,8 +14,7 @@ import { createProgressComment } from "../github/create-progress-comment.js";
 import { postReply } from "./github-replies.js";
 import type { GitHubTask } from "./github-task.js";
 import type { DoorLogger } from "../github/github-logger.js";
-import type { TaskHandler, TaskHandoff, TaskOutcome } from "./task-types.js";
-import type { BullmqTaskQueue } from "../../queue/bullmq/bullmq-task-queue.js";
+import type { TaskHandler, TaskOutcome } from "./task-types.js";
 
 export interface GitHubTaskWorkersOptions {
   readonly queue: TaskQueue<GitHubTask>;
@@ -61,24 +60,13 @@ function createUsageMeter(metrics: Metrics | undefined) {
   };
 }
 
-/** The Redis engine keeps a value with each running task; the embedded one is on one machine anyway. */
-function hasTaskCheckpoints(
+/** Where the engine carries a value with a running task (Redis), the handler may store one. */
+function handOverSaverFor(
   queue: TaskQueue<GitHubTask>,
-): queue is TaskQueue<GitHubTask> & Pick<BullmqTaskQueue<GitHubTask>, "setCheckpoint" | "getCheckpoint"> {
-  return (
-    "setCheckpoint" in queue &&
-    typeof queue.setCheckpoint === "function" &&
-    "getCheckpoint" in queue &&
-    typeof queue.getCheckpoint === "function"
-  );
-}
-
-function handoffFor(queue: TaskQueue<GitHubTask>, claimed: ClaimedTask<GitHubTask>): TaskHandoff | undefined {
-  if (!hasTaskCheckpoints(queue)) return undefined;
-  return {
-    save: (value) => queue.setCheckpoint(claimed, value),
-    load: () => queue.getCheckpoint(claimed.taskId),
-  };
+  claimed: ClaimedTask<GitHubTask>,
+): ((value: JsonValue) => Promise<boolean>) | undefined {
+  const save = queue.saveHandOver?.bind(queue);
+  return save === undefined ? undefined : (value) => save(claimed, value);
 }
 
 function outcomeOfFailure(error: unknown, signal: AbortSignal, isLastAttempt: boolean): TaskMetricOutcome {
@@ -127,7 +115,7 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
               logger.warn({ err: error, taskId: claimed.taskId }, "could not renew the budget slot");
             });
           }, SLOT_RENEWAL_MS);
-    const handoff = handoffFor(options.queue, claimed);
+    const saveHandOver = handOverSaverFor(options.queue, claimed);
     const progress = createProgressComment(octokit, {
       owner: task.owner,
       repo: task.repo,
@@ -137,13 +125,19 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
     });
     try {
       const outcome = await options.handler(
-        { ...task, taskId: claimed.taskId, attempt: claimed.attempt, maxAttempts: claimed.maxAttempts },
+        {
+          ...task,
+          taskId: claimed.taskId,
+          attempt: claimed.attempt,
+          maxAttempts: claimed.maxAttempts,
+          handOver: claimed.handOver,
+        },
         {
           octokit,
           signal,
           progress,
           onLoopEvent: meter.observe,
-          ...(handoff === undefined ? {} : { handoff }),
+          ...(saveHandOver === undefined ? {} : { saveHandOver }),
         },
       );
       metrics?.recordTask("completed", now() - startedAt);

@@ -48,7 +48,7 @@ export interface AppServerSettings {
   readonly globalConcurrency?: number;
   readonly concurrency: number;
   /** How often a running task stores its run with the queue for another worker (Redis only). */
-  readonly handoffIntervalMs?: number;
+  readonly handOverIntervalMs?: number;
 }
 
 export type AppSettingsResult =
@@ -92,11 +92,11 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
   const concurrency = Number(env.AGENTFORGE_WORKER_CONCURRENCY ?? "2");
   if (!Number.isInteger(concurrency) || concurrency < 1)
     problems.push("AGENTFORGE_WORKER_CONCURRENCY: expected a whole number ≥ 1");
-  const handoffIntervalMs =
+  const handOverIntervalMs =
     (env.AGENTFORGE_HANDOFF_INTERVAL_MS ?? "").trim() === ""
       ? undefined
       : Number(env.AGENTFORGE_HANDOFF_INTERVAL_MS);
-  if (handoffIntervalMs !== undefined && (!Number.isInteger(handoffIntervalMs) || handoffIntervalMs < 0))
+  if (handOverIntervalMs !== undefined && (!Number.isInteger(handOverIntervalMs) || handOverIntervalMs < 0))
     problems.push("AGENTFORGE_HANDOFF_INTERVAL_MS: expected a whole number of milliseconds ≥ 0");
   const budgetLimits = readBudgetLimits(env);
   if (!budgetLimits.success) problems.push(budgetLimits.error);
@@ -125,7 +125,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
       ...(leaseMs === undefined ? {} : { leaseMs }),
       ...(globalConcurrency === undefined ? {} : { globalConcurrency }),
       concurrency,
-      ...(handoffIntervalMs === undefined ? {} : { handoffIntervalMs }),
+      ...(handOverIntervalMs === undefined ? {} : { handOverIntervalMs }),
     },
   };
 }
@@ -181,14 +181,14 @@ async function createInstallationToken(probot: Probot, installationId: number): 
 /** The App: Probot, the guarded webhook server with /healthz, the queue, and (when asked) workers. */
 export async function startAppServer(options: StartAppServerOptions): Promise<AppServer> {
   const { settings, env } = options;
-  // One redactor for the whole process: it starts with the App's own secrets and becomes the
-  // runner's (which learns every installation token) once the runtime exists.
-  let activeRedactor: Redactor = createRedactor({ secrets: [settings.webhookSecret, settings.privateKey] });
+  // One redactor for the whole process: it starts with the App's own secrets, every run redacts
+  // with it, and it learns the model key and every installation token as they come.
+  const redactor: Redactor = createRedactor({ secrets: [settings.webhookSecret, settings.privateKey] });
   const redactingLog = await createRedactingLogger({
     level: settings.logLevel,
     logFormat: settings.logFormat,
-    redact: (text) => activeRedactor.redact(text),
-    redactDeep: (value) => activeRedactor.redactDeep(value),
+    redact: (text) => redactor.redact(text),
+    redactDeep: (value) => redactor.redactDeep(value),
   });
   const app = createAppProbot({
     log: redactingLog,
@@ -206,11 +206,10 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   const log = probot.log;
   const runtime = await createRuntime({
     env,
-    secrets: [settings.webhookSecret, settings.privateKey],
+    redactor,
     log: (message) => log.warn(message),
   });
-  activeRedactor = runtime.runner.redactor;
-  const redact = (text: string): string => runtime.runner.redactor.redact(text);
+  const redact = (text: string): string => redactor.redact(text);
   // The operator config's installation budgets, each overridden by its AGENTFORGE_BUDGET_* variable.
   const budgetLimits = mergeBudgetLimits(runtime.config.installation_budgets, settings.budgetLimits);
   const concurrentTasks = budgetLimits.concurrentTasks;
@@ -251,7 +250,9 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       getInstallationToken: (installationId) => createInstallationToken(probot, installationId),
       operatorAllowPrefixes: runtime.config.allowed_commands,
       logger: log,
-      ...(settings.handoffIntervalMs === undefined ? {} : { handoffIntervalMs: settings.handoffIntervalMs }),
+      ...(settings.handOverIntervalMs === undefined
+        ? {}
+        : { handOverIntervalMs: settings.handOverIntervalMs }),
     });
     workersDone = runGitHubTaskWorkers({
       queue,

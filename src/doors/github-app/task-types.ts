@@ -1,6 +1,6 @@
 import type { ProbotOctokit } from "probot";
 import type { LoopEvent } from "../../core/loop/loop-events.js";
-import type { GitHubJobStatus } from "../github/jobs/github-job.js";
+import type { JobStatus } from "../github/jobs/github-job.js";
 import type { JsonValue } from "../../queue/task-queue.js";
 import type { GitHubTask } from "./github-task.js";
 import type { ProgressComment } from "../github/create-progress-comment.js";
@@ -11,10 +11,12 @@ export type QueuedTask = GitHubTask & {
   /** 1 on the first run; higher after a retry or after a worker died mid-task. */
   readonly attempt: number;
   readonly maxAttempts: number;
+  /** What the task's previous worker handed over with it, when the queue carries one (Redis). */
+  readonly handOver: JsonValue | null;
 };
 
 /** A job's own outcomes, plus the one only the queue can reach: the budget was spent at claim. */
-export type TaskOutcomeStatus = GitHubJobStatus | "budget-spent";
+export type TaskOutcomeStatus = JobStatus | "budget-spent";
 
 /** What a finished task reports; stored with the task, so it must stay plain JSON. */
 export interface TaskOutcome {
@@ -36,15 +38,11 @@ export interface TaskHandlerContext {
   readonly progress: ProgressComment;
   /** Sees every event of the task's agent run (metrics, budget accounting), beside the progress comment. */
   readonly onLoopEvent?: (event: LoopEvent) => void;
-  /** Stored with the task in the queue (Redis), so a worker on another machine can continue it. */
-  readonly handoff?: TaskHandoff;
-}
-
-/** A value kept with a running task in the queue, readable by the next worker that takes it. */
-export interface TaskHandoff {
-  /** False when this worker no longer holds the task (its lease was lost). */
-  save(value: JsonValue): Promise<boolean>;
-  load(): Promise<JsonValue | null>;
+  /**
+   * Stores a value with the task in the queue (Redis) for a worker on another machine to continue
+   * it; false once this worker no longer holds the task. Absent where the queue carries none.
+   */
+  readonly saveHandOver?: (value: JsonValue) => Promise<boolean>;
 }
 
 /**

@@ -31,9 +31,7 @@ export interface BullmqTaskQueueOptions<TPayload> {
   readonly onError?: (error: unknown, context: string) => void;
 }
 
-/** The Redis engine adds checkpoints: a handler stores how far it got; the next attempt reads it. */
+/** The Redis engine carries a hand-over value with each running task. */
 export interface BullmqTaskQueue<TPayload> extends TaskQueue<TPayload> {
-  /** Stores the running task's checkpoint (e.g. its run id); false when the lease is lost. */
-  setCheckpoint(lease: TaskLease, checkpoint: JsonValue): Promise<boolean>;
-  getCheckpoint(taskId: string): Promise<JsonValue | null>;
+  saveHandOver(lease: TaskLease, value: JsonValue): Promise<boolean>;
 }

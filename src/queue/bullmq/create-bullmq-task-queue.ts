@@ -6,7 +6,6 @@ import {
   TASK_STATES,
   type ClaimedTask,
   type EnqueueReason,
-  type JsonValue,
   type QueueStats,
   type TaskState,
 } from "../task-queue.js";
@@ -272,16 +271,10 @@ export function createBullmqTaskQueue<TPayload>(
         return counts satisfies QueueStats;
       });
     },
-    setCheckpoint(lease, checkpoint) {
-      return guard("store a checkpoint", async () => {
-        const reply = await commands.checkpoint(lease.taskId, lease.leaseToken, JSON.stringify(checkpoint));
+    saveHandOver(lease, value) {
+      return guard("store a hand-over", async () => {
+        const reply = await commands.saveHandOver(lease.taskId, lease.leaseToken, JSON.stringify(value));
         return Number(reply) === 1;
-      });
-    },
-    getCheckpoint(taskId) {
-      return guard("read a checkpoint", async () => {
-        const stored = await redis.hget(`${gatePrefix}t:${taskId}`, "checkpoint");
-        return stored === null ? null : (JSON.parse(stored) as JsonValue);
       });
     },
     async close() {

@@ -3,7 +3,7 @@ import { QueueError } from "../queue-error.js";
 import {
   ADMIT_SCRIPT,
   CANCEL_SCRIPT,
-  CHECKPOINT_SCRIPT,
+  SAVE_HAND_OVER_SCRIPT,
   COMPLETE_SCRIPT,
   ENQUEUE_SCRIPT,
   FAIL_SCRIPT,
@@ -23,7 +23,7 @@ export interface GateCommands {
   readonly complete: GateCommand;
   readonly fail: GateCommand;
   readonly heartbeat: GateCommand;
-  readonly checkpoint: GateCommand;
+  readonly saveHandOver: GateCommand;
   readonly cancel: GateCommand;
 }
 
@@ -56,7 +56,7 @@ export function defineGateCommands(redis: Redis, gatePrefix: string, lockPrefix:
     complete: define("Complete", COMPLETE_SCRIPT),
     fail: define("Fail", FAIL_SCRIPT),
     heartbeat: define("Heartbeat", HEARTBEAT_SCRIPT),
-    checkpoint: define("Checkpoint", CHECKPOINT_SCRIPT),
+    saveHandOver: define("SaveHandOver", SAVE_HAND_OVER_SCRIPT),
     cancel: define("Cancel", CANCEL_SCRIPT),
   };
 }

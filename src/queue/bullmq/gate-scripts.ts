@@ -207,10 +207,10 @@ redis.call("HSET", t, "leaseExpiresAt", ARGV[5])
 return 1
 `;
 
-/** ARGV: base, lockBase, taskId, token, checkpointJson. */
-export const CHECKPOINT_SCRIPT = `${HELPERS}${HELD}
+/** ARGV: base, lockBase, taskId, token, handOverJson. Only the lease holder may write it. */
+export const SAVE_HAND_OVER_SCRIPT = `${HELPERS}${HELD}
 if not held then return 0 end
-redis.call("HSET", t, "checkpoint", ARGV[5])
+redis.call("HSET", t, "handOver", ARGV[5])
 return 1
 `;
 

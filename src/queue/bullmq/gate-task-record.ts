@@ -70,5 +70,6 @@ export function toClaimedTask<TPayload>(
     payload,
     enqueuedAt: Number(requireField(taskId, fields, "enqueuedAt")),
     leaseExpiresAt: Number(requireField(taskId, fields, "leaseExpiresAt")),
+    handOver: fields.handOver === undefined ? null : (JSON.parse(fields.handOver) as JsonValue),
   };
 }

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { EXIT_CODES } from "../../../src/doors/cli/cli-io.js";
-import { readCarriedRun } from "../../../src/doors/github/jobs/carried-run.js";
+import { readHandOver } from "../../../src/doors/github/jobs/hand-over.js";
 import {
   startMockModelServer,
   type MockModelServer,
@@ -340,15 +340,15 @@ describe("agentforge serve and two workers on Redis, against a GitHub stand-in",
     let lastStored = "nothing";
     await waitFor(
       async () => {
-        const stored = await redis.hget(taskKey, "checkpoint");
+        const stored = await redis.hget(taskKey, "handOver");
         if (stored === null) return false;
-        const carried = readCarriedRun(JSON.parse(stored));
+        const carried = readHandOver(JSON.parse(stored));
         lastStored = carried.success
-          ? `a run with calls ${Object.keys(carried.value.checkpoint.completedToolCalls).join(", ")}`
+          ? `a run with calls ${Object.keys(carried.value.run.checkpoint.completedToolCalls).join(", ")}`
           : carried.error;
         return (
           carried.success &&
-          carried.value.checkpoint.completedToolCalls["call_handoff_edit"] !== undefined &&
+          carried.value.run.checkpoint.completedToolCalls["call_handoff_edit"] !== undefined &&
           carried.value.changes.trackedPatchBase64 !== ""
         );
       },
@@ -372,7 +372,7 @@ describe("agentforge serve and two workers on Redis, against a GitHub stand-in",
     expect(holders).toHaveLength(1);
     const doomed = holders[0]!;
     const survivor = workers.find((worker) => worker !== doomed)!;
-    const stored = readCarriedRun(JSON.parse((await redis.hget(taskKey, "checkpoint"))!));
+    const stored = readHandOver(JSON.parse((await redis.hget(taskKey, "handOver"))!));
     if (!stored.success) throw new Error(stored.error);
     expect(Buffer.from(stored.value.changes.trackedPatchBase64, "base64").toString("utf8")).toContain(
       "+  return a + b;",
@@ -393,7 +393,7 @@ describe("agentforge serve and two workers on Redis, against a GitHub stand-in",
       50_000,
     ).catch(async (error: unknown) => {
       // Where it stopped: the task's state in Redis and the last calls to the model and GitHub.
-      const { checkpoint: _run, payload: _payload, ...task } = await redis.hgetall(taskKey);
+      const { handOver: _run, payload: _payload, ...task } = await redis.hgetall(taskKey);
       const calls = {
         task,
         modelSteps: model.requests
@@ -435,9 +435,11 @@ describe("agentforge serve and two workers on Redis, against a GitHub stand-in",
     expect(started(deadTrace)).toEqual(["read_file", "edit_file"]);
     expect(started(survivorTrace)).toEqual([]);
     expect(survivorTrace[0]).toEqual(
-      expect.objectContaining({ record: "header", run_id: stored.value.runId }),
+      expect.objectContaining({ record: "header", run_id: stored.value.run.runId }),
     );
-    expect(deadTrace[0]).toEqual(expect.objectContaining({ record: "header", run_id: stored.value.runId }));
+    expect(deadTrace[0]).toEqual(
+      expect.objectContaining({ record: "header", run_id: stored.value.run.runId }),
+    );
     expect(survivorTrace.filter((line) => line.event_type === "run-resumed")).toHaveLength(1);
 
     // (c) One pull request for the issue, whose branch has the fix once.

@@ -44,17 +44,17 @@ describe("createBullmqTaskQueue", () => {
     expect(bookkeepingErrors).toEqual([]);
   });
 
-  it("keeps a checkpoint for the next attempt after the worker dies; a lost lease cannot write one", async () => {
+  it("hands a value over to the next attempt after the worker dies, with the claim; a lost lease cannot write one", async () => {
     const queue = open({ leaseMs: 500 });
     const { taskId } = await queue.enqueue(task("o/r#1", "resumable"));
     const first = await queue.claim("dies");
-    expect(await queue.setCheckpoint(first!, { runId: "run-1", step: 3 })).toBe(true);
-    let second = null;
+    expect(first?.handOver).toBeNull();
+    expect(await queue.saveHandOver(first!, { runId: "run-1", step: 3 })).toBe(true);
+    let second: Awaited<ReturnType<typeof queue.claim>> = null;
     await waitUntil(async () => (second = await queue.claim("resumes")) !== null, 6000);
-    expect(second).toMatchObject({ taskId, attempt: 2 });
-    expect(await queue.getCheckpoint(taskId!)).toEqual({ runId: "run-1", step: 3 });
-    expect(await queue.setCheckpoint(first!, { runId: "stale" })).toBe(false);
-    expect(await queue.getCheckpoint(taskId!)).toEqual({ runId: "run-1", step: 3 });
+    expect(second).toMatchObject({ taskId, attempt: 2, handOver: { runId: "run-1", step: 3 } });
+    expect(await queue.saveHandOver(first!, { runId: "stale" })).toBe(false);
+    expect(await queue.saveHandOver(second!, { runId: "run-1", step: 4 })).toBe(true);
   });
 
   it("stops renewing a cancelled task's lease, and frees its key for the next request", async () => {

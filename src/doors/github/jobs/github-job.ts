@@ -1,5 +1,5 @@
-import type { CarriedRun } from "./carried-run.js";
-import type { ResumableAgentRunner } from "../../../core/create-agent-runner.js";
+import type { AgentRunner } from "../../../core/agent-run.js";
+import type { HandOver } from "./hand-over.js";
 import type { ModelClient } from "../../../core/model/model-types.js";
 import type { CommandRunner } from "../../../core/tools/tool.js";
 import type { GitHubRequester } from "../pull-request/github-requester.js";
@@ -23,8 +23,6 @@ export interface GitHubJob {
   /** For pull request events: the head and, on synchronize, the head before the push. */
   readonly headSha?: string;
   readonly beforeSha?: string;
-  /** A run id to resume (a task picked up again after its worker died). */
-  readonly resumeRunId?: string;
   /** The request comment, when there is one (its text is the request; the job reads it). */
   readonly commentId?: number;
 }
@@ -45,9 +43,9 @@ export interface JobWorkspaceRecord {
   /** Where the work branch stood on the remote at checkout (`Checkout.remoteBranchSha`). */
   readonly remoteBranchSha: string | null;
   readonly branch: string | null;
-  /** The agent run's trace; its header names the run id. */
+  /** The agent run's trace. */
   readonly tracePath: string;
-  /** The run to continue, when it is known without the trace (a run carried from another worker). */
+  /** The job's agent run; a record without one (an older version's) is not resumed. */
   readonly runId?: string;
 }
 
@@ -63,40 +61,64 @@ export interface JobProgress {
   finish(text: string): Promise<void>;
 }
 
-export interface GitHubJobDependencies {
+/** Talking to GitHub: the API, tokens for git, who commits, how people address the bot. */
+export interface JobGitHub {
   readonly octokit: GitHubRequester;
   /** A fresh installation (or workflow) token, given to git only for fetch and push. */
   readonly getToken: () => Promise<string>;
-  readonly runner: ResumableAgentRunner;
-  readonly cache: RepositoryCache;
-  /** Runs setup commands (network on, no secrets) in the sandbox. */
-  readonly commandRunner: CommandRunner;
   /** The commit author (the App's bot identity, or the Actions bot). */
   readonly author: { readonly name: string; readonly email: string };
+  /** How a person addresses it in a comment, e.g. `@agentforge`; every message that suggests a command uses it. */
+  readonly mention: string;
+}
+
+/** Where the work happens: checkouts, the sandbox's commands, and what survives a crash. */
+export interface JobWorkspaceDependencies {
+  readonly cache: RepositoryCache;
+  /** Runs setup and test commands in the sandbox (scoped per checkout by the job). */
+  readonly commandRunner: CommandRunner;
+  /** Timeout of each setup and test command. Default 10 minutes. */
+  readonly commandTimeoutMs?: number;
+  /** Lets a restarted worker resume the run in the workspace a dead one left (see JobWorkspaceRecord). */
+  readonly store?: JobWorkspaceStore;
+  /** A run a worker on another machine started: its workspace is rebuilt here and the run continued. */
+  readonly handOver?: HandOver;
+}
+
+/** The agent: the core's runner and what a job adds to its runs. */
+export interface JobAgent {
+  readonly runner: AgentRunner;
+  /** The model, for the reviewer subagents of a review; a review without it says so and stops. */
+  readonly model?: ModelClient;
+  /** Operator-level command prefixes added to the repository's allowlist. */
+  readonly operatorAllowPrefixes: readonly string[];
+  /** Where the agent run's trace is written (the door keeps one per task). */
+  readonly tracePath?: string;
+}
+
+/** What the person sees, and what the operator reads. */
+export interface JobReport {
   readonly progress: JobProgress;
   /** The last gate on every text that leaves for GitHub. */
   readonly redact: (text: string) => string;
-  readonly signal: AbortSignal;
-  /** Operator-level command prefixes added to the repository's allowlist. */
-  readonly operatorAllowPrefixes: readonly string[];
   /** Where a person can see the run (an Actions run URL); optional. */
   readonly runUrl?: string;
   readonly now?: () => number;
-  /** The model, for the reviewer subagents of a review; a review without it says so and stops. */
-  readonly model?: ModelClient;
-  /** Where the agent run's trace is written (the door keeps one per task). */
-  readonly tracePath?: string;
-  /** Lets a restarted worker resume the run in the workspace a dead one left (see JobWorkspaceRecord). */
-  readonly workspaceStore?: JobWorkspaceStore;
-  /** A run a worker on another machine started: its workspace is rebuilt here and the run continued. */
-  readonly carriedRun?: CarriedRun;
-  /** Timeout of each setup and test command. Default 10 minutes. */
-  readonly commandTimeoutMs?: number;
   /** Where operational notes go (a check run that could not be created...). */
   readonly log?: (message: string, details?: Record<string, unknown>) => void;
 }
 
-export type GitHubJobStatus =
+/** Everything a job needs from its door, in four groups; each stage takes only the parts it uses. */
+export interface JobDependencies {
+  readonly github: JobGitHub;
+  readonly workspace: JobWorkspaceDependencies;
+  readonly agent: JobAgent;
+  readonly report: JobReport;
+  /** Aborted when the request is stopped or the task's lease is lost. */
+  readonly signal: AbortSignal;
+}
+
+export type JobStatus =
   | "pull-request-opened"
   | "pull-request-updated"
   | "plan-posted"
@@ -105,8 +127,8 @@ export type GitHubJobStatus =
   | "no-change"
   | "failed";
 
-export interface GitHubJobOutcome {
-  readonly status: GitHubJobStatus;
+export interface JobOutcome {
+  readonly status: JobStatus;
   readonly summary: string;
   readonly url?: string;
   readonly pullRequestNumber?: number;

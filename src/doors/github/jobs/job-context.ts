@@ -1,22 +1,23 @@
 import type { RepositoryConfig } from "../repository-config.js";
-import type { GitHubJob, GitHubJobDependencies, GitHubJobOutcome } from "./github-job.js";
+import type { GitHubJob, JobDependencies, JobOutcome } from "./github-job.js";
 import type { JobRepository } from "./read-job-repository.js";
 
 /** What every flow gets besides the job: the repository, its config (default branch) and limits. */
 export interface JobContext {
   readonly job: GitHubJob;
-  readonly deps: GitHubJobDependencies;
+  readonly deps: JobDependencies;
   readonly repository: JobRepository;
   readonly config: RepositoryConfig;
   readonly commandTimeoutMs: number;
 }
 
-export function failedOutcome(summary: string, extra: Partial<GitHubJobOutcome> = {}): GitHubJobOutcome {
+export function failedOutcome(summary: string, extra: Partial<JobOutcome> = {}): JobOutcome {
   return { status: "failed", summary, totalTokens: 0, costUsd: 0, ...extra };
 }
 
 /** Dependencies for a flow that neither records its workspace nor resumes (plan, review, answers). */
-export function withoutResume(deps: GitHubJobDependencies): GitHubJobDependencies {
-  const { workspaceStore: _store, tracePath: _trace, carriedRun: _carried, ...rest } = deps;
-  return rest;
+export function withoutRecovery(deps: JobDependencies): JobDependencies {
+  const { store: _store, handOver: _handOver, ...workspace } = deps.workspace;
+  const { tracePath: _trace, ...agent } = deps.agent;
+  return { ...deps, workspace, agent };
 }

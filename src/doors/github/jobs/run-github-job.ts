@@ -1,6 +1,6 @@
-import { REPOSITORY_CONFIG_PATH } from "../repository-config.js";
-import type { GitHubJob, GitHubJobDependencies, GitHubJobOutcome, JobProgress } from "./github-job.js";
+import type { GitHubJob, JobDependencies, JobOutcome, JobProgress } from "./github-job.js";
 import { failedOutcome, type JobContext } from "./job-context.js";
+import { invalidConfigMessage, jobCrashedMessage } from "./job-messages.js";
 import { readJobConfig, readJobRepository } from "./read-job-repository.js";
 import { runFixJob } from "./run-fix-job.js";
 import { runPlanJob } from "./run-plan-job.js";
@@ -27,24 +27,18 @@ function describeError(error: unknown): string {
  * error is reported there and returned as a `failed` outcome rather than thrown, so a door never
  * leaves a silent failure behind.
  */
-export async function runGitHubJob(
-  job: GitHubJob,
-  dependencies: GitHubJobDependencies,
-): Promise<GitHubJobOutcome> {
-  const deps: GitHubJobDependencies = {
+export async function runGitHubJob(job: GitHubJob, dependencies: JobDependencies): Promise<JobOutcome> {
+  const report = dependencies.report;
+  const deps: JobDependencies = {
     ...dependencies,
-    progress: redactingProgress(dependencies.progress, dependencies.redact),
+    report: { ...report, progress: redactingProgress(report.progress, report.redact) },
   };
+  const { octokit } = deps.github;
   try {
-    const repository = await readJobRepository(deps.octokit, job);
-    const config = await readJobConfig(deps.octokit, { ...job, defaultBranch: repository.defaultBranch });
+    const repository = await readJobRepository(octokit, job);
+    const config = await readJobConfig(octokit, { ...job, defaultBranch: repository.defaultBranch });
     if (!config.success) {
-      await deps.progress.finish(
-        `❌ I did not start: \`${REPOSITORY_CONFIG_PATH}\` on the default branch is not valid.\n\n${config.error
-          .split("\n")
-          .map((line) => `- ${line}`)
-          .join("\n")}`,
-      );
+      await deps.report.progress.finish(invalidConfigMessage(config.error));
       return failedOutcome("invalid repository config");
     }
     const context: JobContext = {
@@ -52,7 +46,7 @@ export async function runGitHubJob(
       deps,
       repository,
       config: config.value,
-      commandTimeoutMs: deps.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+      commandTimeoutMs: deps.workspace.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
     };
     switch (job.kind) {
       case "fix":
@@ -65,11 +59,9 @@ export async function runGitHubJob(
         return await runRequestJob(context);
     }
   } catch (error) {
-    const text = deps.signal.aborted
-      ? "⏹️ Stopped. Nothing more will happen for this request."
-      : `❌ The run failed: ${describeError(error)}\n\nYou can try again with a new comment, or \`@agentforge help\`.`;
-    await deps.progress.finish(text).catch((finishError: unknown) => {
-      deps.log?.("could not post the failure notice", { error: describeError(finishError) });
+    const text = jobCrashedMessage(describeError(error), deps.signal.aborted, deps.github.mention);
+    await deps.report.progress.finish(text).catch((finishError: unknown) => {
+      deps.report.log?.("could not post the failure notice", { error: describeError(finishError) });
     });
     return failedOutcome(deps.signal.aborted ? "cancelled" : describeError(error));
   }

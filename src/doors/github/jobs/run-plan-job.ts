@@ -1,42 +1,40 @@
 import { PLAN_MODE_MAX_TURNS } from "../../../core/session/create-session.js";
-import { readInstructionsFromGitRef } from "../../../core/skills/read-instructions-from-git-ref.js";
-import type { GitHubJobOutcome } from "./github-job.js";
-import { failedOutcome, withoutResume, type JobContext } from "./job-context.js";
-import { explainExitReason, usageLine } from "./job-messages.js";
+import type { JobOutcome } from "./github-job.js";
+import { failedOutcome, withoutRecovery, type JobContext } from "./job-context.js";
+import { jobHeadings, noPlanMessage, planMessage } from "./job-messages.js";
 import { prepareJobWorkspace } from "./prepare-job-workspace.js";
 import { readConversation } from "./read-conversation.js";
-import { jobAllowPrefixes, runJobAgent } from "./run-job-agent.js";
+import { readInstructionsStage } from "./stages/read-instructions-stage.js";
+import { jobAllowPrefixes, runAgentStage } from "./stages/run-agent-stage.js";
 import { trackRunProgress } from "./track-run-progress.js";
 
 /**
- * A plan, posted as the progress comment's final text. The checkout is read-only for the agent:
- * plan mode offers only read tools and the read-only command allowlist, with a bounded number of
- * turns. No setup commands run, since nothing is built or tested.
+ * A plan, posted as the progress comment's final text: checkout, AGENTS.md, a plan-mode run. The
+ * checkout is read-only for the agent (plan mode offers only read tools and the read-only command
+ * allowlist, and its commands see the workspace mounted read-only), with a bounded number of
+ * turns. No setup command runs, since nothing is built or tested.
  */
-export async function runPlanJob(context: JobContext): Promise<GitHubJobOutcome> {
-  const { job, deps, repository, config } = context;
+export async function runPlanJob(context: JobContext): Promise<JobOutcome> {
+  const { job, repository, config } = context;
+  const deps = withoutRecovery(context.deps);
+  const { github, report, signal } = deps;
   const tracker = trackRunProgress({
-    heading: `👀 Planning #${job.number}…`,
-    progress: deps.progress,
-    ...(deps.now ? { now: deps.now } : {}),
+    heading: jobHeadings.plan(job.number),
+    progress: report.progress,
+    ...(report.now ? { now: report.now } : {}),
   });
-  const conversation = await readConversation(deps.octokit, {
+  const conversation = await readConversation(github.octokit, {
     owner: job.owner,
     repo: job.repo,
     number: job.number,
     requester: job.requester,
   });
-  const workspace = await prepareJobWorkspace(withoutResume(deps), {
+  const workspace = await prepareJobWorkspace(deps, {
     cloneUrl: repository.cloneUrl,
     ref: repository.defaultBranch,
   });
   try {
-    const instructions = await readInstructionsFromGitRef(workspace.repository, workspace.baseSha).catch(
-      (error: unknown) => {
-        deps.log?.("AGENTS.md not read", { error: error instanceof Error ? error.message : String(error) });
-        return null;
-      },
-    );
+    const instructions = await readInstructionsStage(workspace, report);
     const prompt = [
       `Write a plan to resolve ${job.isPullRequest ? "pull request" : "issue"} #${job.number} of ${repository.fullName}. Do not change anything: read the code and plan.`,
       "",
@@ -47,30 +45,26 @@ export async function runPlanJob(context: JobContext): Promise<GitHubJobOutcome>
       "",
       "Answer with: the root cause or the design, the files to change and how, the tests to add, and the risks.",
     ].join("\n");
-    const result = await runJobAgent(
-      withoutResume(deps),
+    const result = await runAgentStage(
+      deps.agent,
       workspace,
       {
         prompt,
         mode: "plan",
         maxTurns: Math.min(config.max_turns ?? PLAN_MODE_MAX_TURNS, PLAN_MODE_MAX_TURNS),
-        allowPrefixes: jobAllowPrefixes(config, deps.operatorAllowPrefixes),
+        allowPrefixes: jobAllowPrefixes(config, deps.agent.operatorAllowPrefixes),
         untrustedInputs: conversation.untrustedInputs,
         ...(instructions === null ? {} : { repositoryInstructions: instructions }),
       },
       tracker,
+      signal,
     );
     const spent = { totalTokens: result.usage.totalTokens, costUsd: result.costUsd, runId: result.runId };
     if (result.finalAnswer === null || result.finalAnswer.trim().length === 0) {
-      await deps.progress.finish(
-        `❌ No plan came out of the run. ${explainExitReason(result.exitReason, result.errorMessage)}\n\n${usageLine(result)}`,
-      );
+      await report.progress.finish(noPlanMessage(result, github.mention));
       return failedOutcome(result.exitReason, spent);
     }
-    const note = result.exitReason === "final_answer" ? "" : `\n\n_${explainExitReason(result.exitReason)}_`;
-    await deps.progress.finish(
-      `### Plan for #${job.number}\n\n${result.finalAnswer.trim()}${note}\n\n---\n${usageLine(result)} · ask \`@agentforge fix\` to carry it out`,
-    );
+    await report.progress.finish(planMessage(job.number, result, github.mention));
     return { status: "plan-posted", summary: "plan posted", ...spent };
   } finally {
     await workspace.cleanup();

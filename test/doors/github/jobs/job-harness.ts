@@ -5,7 +5,7 @@ import { Octokit } from "@octokit/rest";
 import { createAgentRunner } from "../../../../src/core/create-agent-runner.js";
 import type { ModelClient } from "../../../../src/core/model/model-types.js";
 import { createSandboxRunner } from "../../../../src/core/sandbox/create-sandbox-runner.js";
-import type { GitHubJob, GitHubJobDependencies } from "../../../../src/doors/github/jobs/github-job.js";
+import type { GitHubJob, JobDependencies } from "../../../../src/doors/github/jobs/github-job.js";
 import { createRepositoryCache } from "../../../../src/doors/github/workspace/create-repository-cache.js";
 import {
   startGitHubStandIn,
@@ -28,7 +28,7 @@ export interface JobHarness {
   /** Every text the job sent to its progress comment, in order; `finished` is the last one. */
   readonly updates: string[];
   finished: string | null;
-  deps(model: ModelClient, extra?: Partial<GitHubJobDependencies>): GitHubJobDependencies;
+  deps(model: ModelClient, extra?: { readonly agent?: Partial<JobDependencies["agent"]> }): JobDependencies;
   job(kind: GitHubJob["kind"], number: number, extra?: Partial<GitHubJob>): GitHubJob;
   close(): Promise<void>;
 }
@@ -57,24 +57,25 @@ export async function createJobHarness(): Promise<JobHarness> {
         settings: { maxTurns: 10, contextWindow: 64_000, configDigest: "test" },
       });
       return {
-        octokit,
-        getToken: () => Promise.resolve(github.token),
-        runner,
-        cache,
-        commandRunner,
-        author: { name: "agentforge[bot]", email: "1+agentforge[bot]@users.noreply.github.com" },
-        progress: {
-          update: async (text) => void harness.updates.push(text),
-          finish: async (text) => {
-            harness.updates.push(text);
-            harness.finished = text;
-          },
+        github: {
+          octokit,
+          getToken: () => Promise.resolve(github.token),
+          author: { name: "agentforge[bot]", email: "1+agentforge[bot]@users.noreply.github.com" },
+          mention: "@agentforge",
         },
-        redact: (text) => runner.redactor.redact(text),
+        workspace: { cache, commandRunner },
+        agent: { runner, operatorAllowPrefixes: [], model, ...extra.agent },
+        report: {
+          progress: {
+            update: async (text) => void harness.updates.push(text),
+            finish: async (text) => {
+              harness.updates.push(text);
+              harness.finished = text;
+            },
+          },
+          redact: (text) => runner.redact(text),
+        },
         signal: new AbortController().signal,
-        operatorAllowPrefixes: [],
-        model,
-        ...extra,
       };
     },
     job: (kind, number, extra = {}) => ({

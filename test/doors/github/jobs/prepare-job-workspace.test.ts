@@ -1,17 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { CheckpointStore } from "../../../../src/core/persistence/create-checkpoint-store.js";
 import type { RunCheckpoint } from "../../../../src/core/persistence/run-checkpoint.js";
-import type { GitHubJobDependencies } from "../../../../src/doors/github/jobs/github-job.js";
-import {
-  prepareJobWorkspace,
-  readTraceRunId,
-} from "../../../../src/doors/github/jobs/prepare-job-workspace.js";
+import type { JobDependencies } from "../../../../src/doors/github/jobs/github-job.js";
+import { prepareJobWorkspace } from "../../../../src/doors/github/jobs/prepare-job-workspace.js";
 import { openTaskRecordStore } from "../../../../src/doors/github/jobs/task-record-store.js";
-import type { CarriedRun } from "../../../../src/doors/github/jobs/carried-run.js";
+import type { HandOver } from "../../../../src/doors/github/jobs/hand-over.js";
+import { inspectStoredRun } from "../../../../src/core/run/hand-over-run.js";
+import { PersistenceError } from "../../../../src/core/persistence/persistence-error.js";
 import type { RepositoryCache } from "../../../../src/doors/github/workspace/create-repository-cache.js";
 
 describe("prepareJobWorkspace", () => {
@@ -49,7 +48,7 @@ describe("prepareJobWorkspace", () => {
     return {
       load: (runId: string) =>
         checkpoint === null
-          ? Promise.reject(new Error(`no checkpoint for ${runId}`))
+          ? Promise.reject(new PersistenceError("NOT_FOUND", `no checkpoint for ${runId}`))
           : Promise.resolve(checkpoint as RunCheckpoint),
     } as unknown as CheckpointStore;
   }
@@ -58,15 +57,23 @@ describe("prepareJobWorkspace", () => {
     const record = openTaskRecordStore(dir, "task-1");
     const cache = fakeCache();
     const value = {
-      cache,
-      getToken: () => Promise.resolve("t"),
-      signal: new AbortController().signal,
-      workspaceStore: record.workspaceStore,
-      tracePath: record.tracePath,
-      runner: { store: storeWith(checkpoint) } as unknown as GitHubJobDependencies["runner"],
-      commandRunner: {
-        run: () => Promise.reject(new Error("no command runs while a workspace is prepared")),
+      workspace: {
+        cache,
+        store: record.workspaceStore,
+        commandRunner: {
+          run: () => Promise.reject(new Error("no command runs while a workspace is prepared")),
+        },
       },
+      agent: {
+        runner: {
+          inspect: (runId: string) => inspectStoredRun(storeWith(checkpoint), runId),
+          importRun: () => Promise.resolve(),
+        } as unknown as JobDependencies["agent"]["runner"],
+        tracePath: record.tracePath,
+      },
+      github: { getToken: () => Promise.resolve("t") },
+      report: {},
+      signal: new AbortController().signal,
     } satisfies Parameters<typeof prepareJobWorkspace>[0];
     return { value, record, cache };
   }
@@ -85,9 +92,8 @@ describe("prepareJobWorkspace", () => {
       remoteBranchSha: null,
       branch: "agentforge/issue-1",
       tracePath: record.tracePath,
+      ...(runId === null ? {} : { runId }),
     });
-    if (runId !== null)
-      await writeFile(record.tracePath, `${JSON.stringify({ record: "header", run_id: runId })}\n`);
     return root;
   }
 
@@ -103,7 +109,7 @@ describe("prepareJobWorkspace", () => {
       ref: "main",
       branch: "agentforge/issue-1",
     });
-    expect(workspace.resumeRunId).toBe("run-7");
+    expect(workspace).toMatchObject({ runId: "run-7", isResume: true });
     expect(workspace.workspaceRoot).toBe(root);
     expect(workspace.baseSha).toBe("b".repeat(40));
     expect(cache.checkouts).toBe(0);
@@ -116,11 +122,14 @@ describe("prepareJobWorkspace", () => {
     const { value, record, cache } = await deps(null);
     const notes: string[] = [];
     // The fake cache makes plain folders, not git checkouts: applying the changes must fail.
-    const carriedRun: CarriedRun = {
-      version: 1,
-      runId: "run-far",
-      checkpoint: { runId: "run-far" } as RunCheckpoint,
-      startedCallIds: [],
+    const handOver: HandOver = {
+      version: 2,
+      run: {
+        version: 1,
+        runId: "run-far",
+        checkpoint: { runId: "run-far" } as RunCheckpoint,
+        startedCallIds: [],
+      },
       changes: { baseSha: "c".repeat(40), trackedPatchBase64: "", untracked: [] },
       branch: "agentforge/issue-1",
       remoteBranchSha: null,
@@ -128,15 +137,21 @@ describe("prepareJobWorkspace", () => {
       capturedAt: new Date().toISOString(),
     };
     const workspace = await prepareJobWorkspace(
-      { ...value, carriedRun, log: (message) => notes.push(message) },
+      {
+        ...value,
+        workspace: { ...value.workspace, handOver },
+        report: { log: (message: string) => void notes.push(message) },
+      },
       { cloneUrl: "https://example.com/o/r.git", ref: "main", branch: "agentforge/issue-1" },
     );
-    expect(workspace.resumeRunId).toBeNull();
+    expect(workspace.isResume).toBe(false);
     // One checkout for the attempt (removed again), one fresh.
     expect(cache.checkouts).toBe(2);
     expect(existsSync(path.join(dir, "fresh-1"))).toBe(false);
     expect(workspace.workspaceRoot).toBe(path.join(dir, "fresh-2"));
-    expect(notes).toEqual(["the run carried from another worker could not be continued here; starting over"]);
+    expect(notes).toEqual([
+      "the run handed over by another worker could not be continued here; starting over",
+    ]);
     expect((await record.workspaceStore.load())?.workspaceRoot).toBe(workspace.workspaceRoot);
   });
 
@@ -148,7 +163,7 @@ describe("prepareJobWorkspace", () => {
       ref: "main",
       branch: "agentforge/issue-1",
     });
-    expect(workspace.resumeRunId).toBeNull();
+    expect(workspace.isResume).toBe(false);
     expect(cache.checkouts).toBe(1);
     expect(existsSync(left)).toBe(false);
     expect((await record.workspaceStore.load())?.workspaceRoot).toBe(workspace.workspaceRoot);
@@ -166,16 +181,23 @@ describe("prepareJobWorkspace", () => {
       ref: "main",
       branch: "agentforge/issue-1",
     });
-    expect(workspace.resumeRunId).toBeNull();
+    expect(workspace.isResume).toBe(false);
     expect(cache.checkouts).toBe(1);
   });
 
-  it("reads the run id from a trace header and nothing from a cut one", async () => {
-    const trace = path.join(dir, "t.jsonl");
-    await writeFile(trace, '{"record":"header","run_id":"r1"}\n{"record":"event"}\n');
-    expect(await readTraceRunId(trace)).toBe("r1");
-    await writeFile(trace, '{"record":"hea');
-    expect(await readTraceRunId(trace)).toBeNull();
-    expect(await readTraceRunId(path.join(dir, "missing.jsonl"))).toBeNull();
+  it("starts over when the record names no run (written by an older version)", async () => {
+    const root = path.join(dir, "left");
+    const { value, cache } = await deps({
+      status: "running",
+      task: { workspaceRoot: root } as RunCheckpoint["task"],
+    });
+    const { record } = await deps(null);
+    await leaveWorkspaceOfDeadWorker(record, null);
+    const workspace = await prepareJobWorkspace(
+      { ...value, workspace: { ...value.workspace, store: record.workspaceStore } },
+      { cloneUrl: "https://example.com/o/r.git", ref: "main", branch: "agentforge/issue-1" },
+    );
+    expect(workspace.isResume).toBe(false);
+    expect(cache.checkouts).toBe(1);
   });
 });

@@ -7,10 +7,11 @@ import path from "node:path";
 import { createCheckpointStore } from "../../../src/core/persistence/create-checkpoint-store.js";
 import type { RunCheckpoint } from "../../../src/core/persistence/run-checkpoint.js";
 import type { JsonValue } from "../../../src/queue/task-queue.js";
-import { readCarriedRun } from "../../../src/doors/github/jobs/carried-run.js";
+import { exportStoredRun } from "../../../src/core/run/hand-over-run.js";
+import { readHandOver } from "../../../src/doors/github/jobs/hand-over.js";
 import { openTaskRecordStore } from "../../../src/doors/github/jobs/task-record-store.js";
 import type { DoorLogger } from "../../../src/doors/github/github-logger.js";
-import { createCarriedRunWriter } from "../../../src/doors/github-app/create-carried-run-writer.js";
+import { createHandOverWriter } from "../../../src/doors/github-app/create-hand-over-writer.js";
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
@@ -32,7 +33,7 @@ function recordingLogger(): DoorLogger & { warnings: string[] } {
   };
 }
 
-describe("createCarriedRunWriter", () => {
+describe("createHandOverWriter", () => {
   let dir: string;
   let workspace: string;
   let baseSha: string;
@@ -95,16 +96,13 @@ describe("createCarriedRunWriter", () => {
       },
     });
     const logger = recordingLogger();
-    const writer = createCarriedRunWriter({
-      handoff: {
-        save: (value) => {
-          saved.push(value);
-          return Promise.resolve(accept);
-        },
-        load: () => Promise.resolve(saved.at(-1) ?? null),
+    const writer = createHandOverWriter({
+      saveHandOver: (value) => {
+        saved.push(value);
+        return Promise.resolve(accept);
       },
       record,
-      store,
+      runner: { exportRun: (runId) => exportStoredRun(store, runId) },
       logger,
       taskId: "task-1",
       intervalMs: 10_000,
@@ -120,12 +118,12 @@ describe("createCarriedRunWriter", () => {
     writer.observe({ type: "turn-start", turn: 3 });
     await writer.settle();
     expect(saved).toHaveLength(1);
-    const read = readCarriedRun(saved[0]);
+    const read = readHandOver(saved[0]);
     if (!read.success) throw new Error(read.error);
     const carried = read.value;
-    expect(carried.runId).toBe("run-1");
-    expect(carried.checkpoint.turn).toBe(2);
-    expect(carried.startedCallIds).toEqual(["call_1"]);
+    expect(carried.run.runId).toBe("run-1");
+    expect(carried.run.checkpoint.turn).toBe(2);
+    expect(carried.run.startedCallIds).toEqual(["call_1"]);
     expect(carried.progressCommentId).toBe(42);
     expect(carried.branch).toBe("agentforge/issue-1");
     expect(carried.changes.baseSha).toBe(baseSha);

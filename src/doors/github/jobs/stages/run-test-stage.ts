@@ -1,5 +1,5 @@
-import type { CommandRunner } from "../../../core/tools/tool.js";
-import type { CommandRecord } from "../pull-request/render-pull-request-body.js";
+import type { CommandRecord } from "../../pull-request/render-pull-request-body.js";
+import type { JobWorkspace } from "../prepare-job-workspace.js";
 
 export interface TestRun {
   readonly records: readonly CommandRecord[];
@@ -19,22 +19,18 @@ function tail(text: string): string {
  * network off: the harness runs them, not the model, so the result in the pull request is not
  * the model's word for it. Every command runs, so the record is complete.
  */
-export async function runTestCommands(
+export async function runTestStage(
+  workspace: Pick<JobWorkspace, "workspaceRoot" | "commandRunner">,
   commands: readonly string[],
-  options: {
-    readonly runner: CommandRunner;
-    readonly workspaceRoot: string;
-    readonly timeoutMs: number;
-    readonly signal: AbortSignal;
-  },
+  options: { readonly timeoutMs: number; readonly signal: AbortSignal },
 ): Promise<TestRun> {
   const records: CommandRecord[] = [];
   let failureExcerpt: string | undefined;
   for (const command of commands) {
     if (options.signal.aborted) break;
-    const outcome = await options.runner.run(command, {
-      cwd: options.workspaceRoot,
-      workspaceRoot: options.workspaceRoot,
+    const outcome = await workspace.commandRunner.run(command, {
+      cwd: workspace.workspaceRoot,
+      workspaceRoot: workspace.workspaceRoot,
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       network: false,

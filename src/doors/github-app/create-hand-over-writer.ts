@@ -1,18 +1,16 @@
-import type { CheckpointStore } from "../../core/persistence/create-checkpoint-store.js";
-import { PersistenceError } from "../../core/persistence/persistence-error.js";
+import type { AgentRunner } from "../../core/agent-run.js";
 import type { LoopEvent } from "../../core/loop/loop-events.js";
 import type { JsonValue } from "../../queue/task-queue.js";
-import type { CarriedRun } from "../github/jobs/carried-run.js";
-import { readTraceRunId } from "../github/jobs/prepare-job-workspace.js";
+import type { HandOver } from "../github/jobs/hand-over.js";
 import type { TaskRecordStore } from "../github/jobs/task-record-store.js";
 import { captureWorkspaceChanges } from "../github/workspace/workspace-changes.js";
 import type { DoorLogger } from "../github/github-logger.js";
-import type { TaskHandoff } from "./task-types.js";
 
-export interface CarriedRunWriterOptions {
-  readonly handoff: TaskHandoff;
+export interface HandOverWriterOptions {
+  /** Stores the value with the running task; false once this worker no longer holds it. */
+  readonly saveHandOver: (value: JsonValue) => Promise<boolean>;
   readonly record: TaskRecordStore;
-  readonly store: CheckpointStore;
+  readonly runner: Pick<AgentRunner, "exportRun">;
   readonly logger: DoorLogger;
   readonly taskId: string;
   /** At most one capture per interval (default 10 s); 0 captures at every turn. */
@@ -20,7 +18,7 @@ export interface CarriedRunWriterOptions {
   readonly now?: () => number;
 }
 
-export interface CarriedRunWriter {
+export interface HandOverWriter {
   /** Subscribe to the run's loop events: a capture starts at a turn's start, when one is due. */
   observe(event: LoopEvent): void;
   /** Waits for a capture in progress (call before the task ends). */
@@ -28,7 +26,7 @@ export interface CarriedRunWriter {
 }
 
 /** A stored value larger than this is not written: the next worker would start over anyway. */
-const MAX_CARRIED_BYTES = 64 * 1024 * 1024;
+const MAX_HAND_OVER_BYTES = 64 * 1024 * 1024;
 const DEFAULT_INTERVAL_MS = 10_000;
 
 /**
@@ -44,7 +42,7 @@ const DEFAULT_INTERVAL_MS = 10_000;
  * The checkpoint is read before the workspace, so the workspace can only be ahead of it: a call
  * that started in between is found done on the other worker, where the model is told to check.
  */
-export function createCarriedRunWriter(options: CarriedRunWriterOptions): CarriedRunWriter {
+export function createHandOverWriter(options: HandOverWriterOptions): HandOverWriter {
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   const now = options.now ?? Date.now;
   let lastStartedAt = Number.NEGATIVE_INFINITY;
@@ -58,43 +56,32 @@ export function createCarriedRunWriter(options: CarriedRunWriterOptions): Carrie
   async function capture(): Promise<void> {
     const record = await options.record.load();
     const workspace = record?.workspace;
-    // A record without its git directory (an older version's) is not carried: the run starts over.
-    if (!workspace || workspace.gitDirectory === undefined) return;
-    const runId = workspace.runId ?? (await readTraceRunId(workspace.tracePath));
-    if (runId === null) return;
-    // Read only: loadForResume would also delete the run's temporary files, among them the one a
-    // checkpoint write of the live run may be about to rename into place.
-    const state = await options.store.readResumeState(runId).catch((error: unknown) => {
-      // Before the first model answer there is no checkpoint yet, and nothing worth carrying.
-      if (error instanceof PersistenceError && error.code === "NOT_FOUND") return null;
-      throw error;
-    });
-    if (state === null || state.checkpoint.status !== "running") return;
+    // A record without its run id or git directory (an older version's) is not handed over.
+    if (!workspace || workspace.runId === undefined || workspace.gitDirectory === undefined) return;
+    const run = await options.runner.exportRun(workspace.runId);
+    if (run === null) return;
     const changes = await captureWorkspaceChanges(
       { gitDirectory: workspace.gitDirectory, workTree: workspace.workspaceRoot },
       workspace.baseSha,
     );
-    const carried: CarriedRun = {
-      version: 1,
-      runId,
-      checkpoint: state.checkpoint,
-      startedCallIds: [...state.startedCallIds],
+    const handOver: HandOver = {
+      version: 2,
+      run,
       changes,
       branch: workspace.branch,
       remoteBranchSha: workspace.remoteBranchSha,
       progressCommentId: record.progressCommentId,
       capturedAt: new Date(now()).toISOString(),
     };
-    const text = JSON.stringify(carried);
-    const size = text.length;
-    if (size > MAX_CARRIED_BYTES) {
+    const text = JSON.stringify(handOver);
+    if (text.length > MAX_HAND_OVER_BYTES) {
       options.logger.warn(
-        { taskId: options.taskId, bytes: size },
-        "the run is too large to carry to another worker; it would start over there",
+        { taskId: options.taskId, bytes: text.length },
+        "the run is too large to hand over to another worker; it would start over there",
       );
       return;
     }
-    const stillOurs = await options.handoff.save(JSON.parse(text) as JsonValue);
+    const stillOurs = await options.saveHandOver(JSON.parse(text) as JsonValue);
     if (!stillOurs) stopped = true;
   }
 

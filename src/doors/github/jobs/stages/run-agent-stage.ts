@@ -1,0 +1,53 @@
+import type { AgentRunResult, AgentTask } from "../../../../core/agent-run.js";
+import type { JobAgent } from "../github-job.js";
+import type { JobWorkspace } from "../prepare-job-workspace.js";
+import type { RunProgressTracker } from "../track-run-progress.js";
+
+/** What a job asks of the agent; the stage adds where, under which approval, and the run's id. */
+export type JobRunRequest = Omit<
+  AgentTask,
+  "approvalMode" | "workspaceRoot" | "readOnlyPaths" | "signal" | "tracePath"
+>;
+
+/**
+ * Runs the agent for a job, or continues the run a dead worker left in this workspace. Approval
+ * is always `never` here: there is nobody to ask, so only allow-listed commands run.
+ */
+export async function runAgentStage(
+  agent: Pick<JobAgent, "runner" | "tracePath">,
+  workspace: Pick<JobWorkspace, "workspaceRoot" | "repository" | "runId" | "isResume">,
+  request: JobRunRequest,
+  tracker: RunProgressTracker,
+  signal: AbortSignal,
+): Promise<AgentRunResult> {
+  if (workspace.isResume) {
+    tracker.note("resuming the run a stopped worker left");
+    return agent.runner.resume(workspace.runId, { onEvent: tracker.onEvent, signal });
+  }
+  return agent.runner.run(
+    {
+      ...request,
+      approvalMode: "never",
+      workspaceRoot: workspace.workspaceRoot,
+      readOnlyPaths: workspace.repository.sandboxReadOnlyPaths,
+      signal,
+      ...(agent.tracePath === undefined ? {} : { tracePath: agent.tracePath }),
+    },
+    { runId: workspace.runId, onEvent: tracker.onEvent },
+  );
+}
+
+/** Run endings after which nothing is published: the person is told what failed. */
+export function isFailedRun(result: Pick<AgentRunResult, "exitReason">): boolean {
+  return (
+    result.exitReason === "cancelled" || result.exitReason === "model_error" || result.exitReason === "error"
+  );
+}
+
+/** The allowlist of a job: the repository's commands plus the operator's. */
+export function jobAllowPrefixes(
+  config: { readonly allowed_commands: readonly string[]; readonly test_commands: readonly string[] },
+  operatorAllowPrefixes: readonly string[],
+): string[] {
+  return [...new Set([...config.allowed_commands, ...config.test_commands, ...operatorAllowPrefixes])];
+}
