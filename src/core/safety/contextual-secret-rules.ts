@@ -44,8 +44,18 @@ export const CONTEXTUAL_SECRET_RULES: readonly ContextualSecretRule[] = [
     id: "url-credentials",
     facts:
       "user:password@ in a URL (RFC 3986 userinfo), e.g. https://x-access-token:TOKEN@github.com; " +
-      "anchored on the literal `://` (any scheme) because a scheme-first pattern is ten times slower.",
-    pattern: /:\/\/(?<secret>[^\s/?#@:"'<>]{1,256}:[^\s/?#@"'<>]{1,512})@/dg,
+      "anchored on the literal `://` (any scheme) because a scheme-first pattern is ten times slower. " +
+      "The password may hold an unencoded `@`: URL parsers (WHATWG) end userinfo at the last `@` " +
+      "before the path, and so does this pattern, so no tail of the password is left as the host.",
+    pattern: /:\/\/(?<secret>[^\s/?#@:"'<>]{1,256}:[^\s/?#"'<>]{1,512})@/dg,
+  },
+  {
+    id: "url-credentials",
+    facts:
+      "A password with no user, as Redis, AMQP and database clients accept: redis://:PASSWORD@host:6379/0. " +
+      "Only the password is replaced, so the URL keeps its shape.",
+    pattern: /:\/\/:(?<secret>[^\s/?#"'<>]{1,512})@/dg,
+    accept: isNotPlaceholder,
   },
   {
     id: "url-credentials",

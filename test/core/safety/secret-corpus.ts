@@ -141,6 +141,19 @@ export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
     ["shopify token", "", `shpat_${random(HEX, 32)}`],
     ["digitalocean token", "", `dop_v1_${random(HEX, 64)}`],
     ["password flag", "mysql --password ", `${random(BASE62, 16)}7`],
+    ["redis URL with only a password", "redis://:", random(BASE62, 24), "@cache.internal:6379/0"],
+    [
+      "mongodb+srv URL with only a password",
+      "mongodb+srv://:",
+      random(BASE62, 20),
+      "@cluster0.example.net/db",
+    ],
+    [
+      "amqp URL password holding an @",
+      "amqp://app:",
+      `${random(BASE62, 10)}@${random(BASE62, 10)}`,
+      "@rabbit/vhost",
+    ],
     ["rsa private key", "", keys.rsa.trim()],
     ["ec private key", "", keys.ec.trim()],
     ["pkcs8 private key", "", keys.pkcs8.trim()],
@@ -181,4 +194,8 @@ export const HARMLESS_LOOK_ALIKES: readonly string[] = [
   "type Options = { password?: string; token: string | undefined }",
   "const secretKey = await loadSecretKey();",
   "password_reset_url: https://example.com/reset",
+  // URLs without credentials.
+  "redis://cache.internal:6379/0 postgres://db.internal:5432/app amqp://rabbit:5672/ mongodb+srv://cluster0.example.net/db",
+  "ssh://git@github.com/o/r.git https://deploy@example.com/repo http://[::1]:8080/health mailto:ops@example.com",
+  "export REDIS_URL=redis://:${REDIS_PASSWORD}@cache:6379/0",
 ];

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@jest/globals";
+import { createRedactor } from "../../../src/core/safety/create-redactor.js";
+import { BASE62, createRandom } from "./secret-corpus.js";
+
+/**
+ * Table tests for credential forms that need their context to be recognised. Each row names the
+ * exact output, so a rule that stops matching (or starts hiding the host, the user or the next
+ * line) fails its row.
+ */
+type Row = readonly [name: string, input: string, expected: string];
+
+const random = createRandom(4242);
+const redactor = createRedactor();
+const password = random(BASE62, 20);
+
+function expectRows(rows: readonly Row[]): void {
+  it.each(rows)("%s", (_name, input, expected) => {
+    expect(redactor.redact(input)).toBe(expected);
+  });
+}
+
+describe("connection URLs", () => {
+  const marker = "[REDACTED:url-credentials]";
+  expectRows([
+    [
+      "redis, password only",
+      `redis://:${password}@cache.internal:6379/0`,
+      `redis://:${marker}@cache.internal:6379/0`,
+    ],
+    [
+      "rediss, user and password",
+      `rediss://default:${password}@cache:6380/1`,
+      `rediss://${marker}@cache:6380/1`,
+    ],
+    [
+      "postgres, password only, with a query",
+      `postgres://:${password}@db.internal:5432/app?sslmode=require`,
+      `postgres://:${marker}@db.internal:5432/app?sslmode=require`,
+    ],
+    ["amqp, password only", `amqp://:${password}@rabbit:5672/%2F`, `amqp://:${marker}@rabbit:5672/%2F`],
+    [
+      "mongodb, password only, replica set",
+      `mongodb://:${password}@mongo-0:27017,mongo-1:27017/admin?replicaSet=rs0`,
+      `mongodb://:${marker}@mongo-0:27017,mongo-1:27017/admin?replicaSet=rs0`,
+    ],
+    [
+      "http proxy, password only",
+      `HTTPS_PROXY=http://:${password}@proxy.internal:3128`,
+      `HTTPS_PROXY=http://:${marker}@proxy.internal:3128`,
+    ],
+    [
+      "password holding an unencoded @",
+      `git clone https://deploy:${password.slice(0, 8)}@${password.slice(8)}@git.example.com/r.git`,
+      `git clone https://${marker}@git.example.com/r.git`,
+    ],
+    ["percent-encoded password", `redis://:${password}%40x%3A@cache:6379`, `redis://:${marker}@cache:6379`],
+    [
+      "a placeholder is no password",
+      "redis://:${REDIS_PASSWORD}@cache:6379",
+      "redis://:${REDIS_PASSWORD}@cache:6379",
+    ],
+  ]);
+});
