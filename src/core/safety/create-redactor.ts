@@ -1,4 +1,5 @@
 import { CONTEXTUAL_SECRET_RULES, type ContextualSecretRule } from "./contextual-secret-rules.js";
+import { findNetrcPasswords } from "./find-netrc-passwords.js";
 import { findPrefixedTokens } from "./find-prefixed-tokens.js";
 import { findPrivateKeys } from "./find-private-keys.js";
 import { findSecretAssignments } from "./find-secret-assignments.js";
@@ -99,6 +100,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       ...findPrivateKeys(text),
       ...findPrefixedTokens(text, includeFragments),
       ...findSecretAssignments(text),
+      ...findNetrcPasswords(text),
     );
     for (const rule of CONTEXTUAL_SECRET_RULES) findContextual(rule, text, ranges);
     return ranges;

@@ -12,6 +12,7 @@ type Row = readonly [name: string, input: string, expected: string];
 const random = createRandom(4242);
 const redactor = createRedactor();
 const password = random(BASE62, 20);
+const otherPassword = `${random(BASE62, 14)}!x`;
 
 function expectRows(rows: readonly Row[]): void {
   it.each(rows)("%s", (_name, input, expected) => {
@@ -58,6 +59,58 @@ describe("connection URLs", () => {
       "a placeholder is no password",
       "redis://:${REDIS_PASSWORD}@cache:6379",
       "redis://:${REDIS_PASSWORD}@cache:6379",
+    ],
+  ]);
+});
+
+describe(".netrc", () => {
+  const marker = "[REDACTED:netrc-password]";
+  expectRows([
+    [
+      "one line",
+      `machine api.example.com login deploy password ${password}`,
+      `machine api.example.com login deploy password ${marker}`,
+    ],
+    [
+      "one token per line, indented",
+      `machine git.example.com\n  login ci\n  password ${password}\n`,
+      `machine git.example.com\n  login ci\n  password ${marker}\n`,
+    ],
+    [
+      "password before login",
+      `machine ftp.example.org password ${password} login anonymous`,
+      `machine ftp.example.org password ${marker} login anonymous`,
+    ],
+    [
+      "account is a second password",
+      `machine ftp.example.org login u account ${otherPassword} password ${password}`,
+      `machine ftp.example.org login u account ${marker} password ${marker}`,
+    ],
+    [
+      "default entry",
+      `default login anonymous password ${password}`,
+      `default login anonymous password ${marker}`,
+    ],
+    [
+      "curl's quoted value",
+      `machine h.example.com login u password "${password} with spaces"`,
+      `machine h.example.com login u password "${marker}"`,
+    ],
+    [
+      "written by echo",
+      `echo "machine github.com login x password ${password}" >> ~/.netrc`,
+      `echo "machine github.com login x password ${marker}" >> ~/.netrc`,
+    ],
+    [
+      "inside a JSON string",
+      JSON.stringify({ netrc: `machine h.example.com\nlogin u\npassword ${password}\n` }),
+      JSON.stringify({ netrc: `machine h.example.com\nlogin u\npassword ${marker}\n` }),
+    ],
+    ["after login, without machine", `login bob password ${password}`, `login bob password ${marker}`],
+    [
+      "two entries",
+      `machine a.example.com login u password ${password}\nmachine b.example.com login v password ${otherPassword}`,
+      `machine a.example.com login u password ${marker}\nmachine b.example.com login v password ${marker}`,
     ],
   ]);
 });

@@ -154,6 +154,9 @@ export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
       `${random(BASE62, 10)}@${random(BASE62, 10)}`,
       "@rabbit/vhost",
     ],
+    ["netrc entry on one line", "machine api.example.com login deploy password ", random(BASE62, 20)],
+    ["netrc entry over lines", "machine git.example.com\n  login ci\n  password ", `${random(BASE62, 18)}!`],
+    ["netrc default entry", "default login anonymous password ", random(BASE62, 16)],
     ["rsa private key", "", keys.rsa.trim()],
     ["ec private key", "", keys.ec.trim()],
     ["pkcs8 private key", "", keys.pkcs8.trim()],
@@ -198,4 +201,9 @@ export const HARMLESS_LOOK_ALIKES: readonly string[] = [
   "redis://cache.internal:6379/0 postgres://db.internal:5432/app amqp://rabbit:5672/ mongodb+srv://cluster0.example.net/db",
   "ssh://git@github.com/o/r.git https://deploy@example.com/repo http://[::1]:8080/health mailto:ops@example.com",
   "export REDIS_URL=redis://:${REDIS_PASSWORD}@cache:6379/0",
+  // `password`, `login` and `machine` as words.
+  "Enter your login name and password to continue; the password must be 12 characters.",
+  "On the build machine, use the login form password field, then open your account password settings.",
+  "the machine learning login page password requirements",
+  "log in with login admin password admin, then change it",
 ];
