@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { createRedactor } from "../../../src/core/safety/create-redactor.js";
-import { BASE62, createRandom } from "./secret-corpus.js";
+import { BASE62, createRandom, HEX } from "./secret-corpus.js";
 
 /**
  * Table tests for credential forms that need their context to be recognised. Each row names the
@@ -112,5 +112,107 @@ describe(".netrc", () => {
       `machine a.example.com login u password ${password}\nmachine b.example.com login v password ${otherPassword}`,
       `machine a.example.com login u password ${marker}\nmachine b.example.com login v password ${marker}`,
     ],
+  ]);
+});
+
+describe("Twilio", () => {
+  const token = random(HEX, 32);
+  const accountSid = `AC${random(HEX, 32)}`;
+  const apiKeySid = `SK${random(HEX, 32)}`;
+  const apiKeySecret = random(BASE62, 32);
+  expectRows([
+    [
+      "Dockerfile ENV",
+      `ENV TWILIO_AUTH_TOKEN ${token}`,
+      "ENV TWILIO_AUTH_TOKEN [REDACTED:twilio-auth-token]",
+    ],
+    [
+      "Windows setx",
+      `setx TWILIO_AUTH_TOKEN "${token}"`,
+      'setx TWILIO_AUTH_TOKEN "[REDACTED:twilio-auth-token]"',
+    ],
+    [
+      "fish set -x",
+      `set -x TWILIO_AUTH_TOKEN ${token}`,
+      "set -x TWILIO_AUTH_TOKEN [REDACTED:twilio-auth-token]",
+    ],
+    ["env assignment", `TWILIO_AUTH_TOKEN=${token}`, "TWILIO_AUTH_TOKEN=[REDACTED:secret-assignment]"],
+    ["yaml auth_token", `auth_token: ${token}`, "auth_token: [REDACTED:secret-assignment]"],
+    [
+      "camelCase in code",
+      `const authToken = '${token}';`,
+      "const authToken = '[REDACTED:secret-assignment]';",
+    ],
+    [
+      "SDK constructor after the account SID",
+      `Client("${accountSid}", "${token}")`,
+      'Client("[REDACTED:twilio-key]", "[REDACTED:twilio-auth-token]")',
+    ],
+    [
+      "constructor over lines",
+      `twilio(\n  "${accountSid}",\n  "${token}"\n)`,
+      'twilio(\n  "[REDACTED:twilio-key]",\n  "[REDACTED:twilio-auth-token]"\n)',
+    ],
+    [
+      "curl -u SID:TOKEN",
+      `curl -u ${accountSid}:${token} https://api.twilio.com/2010-04-01/Accounts.json`,
+      "curl -u [REDACTED:twilio-key]:[REDACTED:twilio-auth-token] https://api.twilio.com/2010-04-01/Accounts.json",
+    ],
+    [
+      "API key secret after its SK SID",
+      `Client("${apiKeySid}", "${apiKeySecret}", accountSid)`,
+      'Client("[REDACTED:twilio-key]", "[REDACTED:twilio-auth-token]", accountSid)',
+    ],
+    ["API key SID alone", `key ${apiKeySid}`, "key [REDACTED:twilio-key]"],
+  ]);
+});
+
+describe("user:password flags", () => {
+  const marker = "[REDACTED:basic-auth-password]";
+  expectRows([
+    [
+      "curl -u",
+      `curl -u admin:${otherPassword} https://example.com/api`,
+      `curl -u admin:${marker} https://example.com/api`,
+    ],
+    [
+      "curl -u glued",
+      `curl -uadmin:${otherPassword} https://example.com`,
+      `curl -uadmin:${marker} https://example.com`,
+    ],
+    [
+      "wget --user=",
+      `wget --user=admin:${otherPassword} ftp://example.com/f`,
+      `wget --user=admin:${marker} ftp://example.com/f`,
+    ],
+    [
+      "curl --proxy-user",
+      `curl --proxy-user ops:${otherPassword} -x proxy:3128 https://x.example`,
+      `curl --proxy-user ops:${marker} -x proxy:3128 https://x.example`,
+    ],
+    ["uid:gid is no password", "docker run -u 1000:1000 node:20", "docker run -u 1000:1000 node:20"],
+  ]);
+});
+
+describe("secrets a CI log declares", () => {
+  const marker = "[REDACTED:declared-secret]";
+  expectRows([
+    [
+      "Azure Pipelines secret variable",
+      `##vso[task.setvariable variable=deployKey;issecret=true]${password}`,
+      `##vso[task.setvariable variable=deployKey;issecret=true]${marker}`,
+    ],
+    [
+      "Azure Pipelines setsecret, to the end of the line",
+      `##vso[task.setsecret]${password} and the rest of the line\nnext line`,
+      `##vso[task.setsecret]${marker}\nnext line`,
+    ],
+    ["GitHub Actions add-mask", `echo "::add-mask::${password}"`, `echo "::add-mask::${marker}"`],
+    [
+      "add-mask inside a JSON string",
+      JSON.stringify({ line: `::add-mask::${password}`, next: "kept" }),
+      JSON.stringify({ line: `::add-mask::${marker}`, next: "kept" }),
+    ],
+    ["a placeholder is no value", 'echo "::add-mask::$TOKEN"', 'echo "::add-mask::$TOKEN"'],
   ]);
 });

@@ -29,7 +29,7 @@ export function createRandom(seed: number): (alphabet: string, length: number) =
 }
 
 export const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const HEX = "0123456789abcdef";
+export const HEX = "0123456789abcdef";
 const UPPER_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 const URL_SAFE = `${BASE62}-_`;
 const BASE64 = `${BASE62}+/`;
@@ -70,6 +70,7 @@ export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
   const openssh = `-----BEGIN OPENSSH PRIVATE KEY-----\n${wrapLines(`b3BlbnNzaC1rZXktdjEAAAAA${random(BASE64, 360)}`, 70)}\n-----END OPENSSH PRIVATE KEY-----`;
   const pgp = `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${wrapLines(random(BASE64, 300), 64)}\n=${random(BASE64, 4)}\n-----END PGP PRIVATE KEY BLOCK-----`;
   const basic = Buffer.from(`deploy:${random(BASE62, 20)}`).toString("base64");
+  const twilioSid = `AC${random(HEX, 32)}`;
   const samples: Array<[string, string, string, string?]> = [
     ["github classic ghp", "", `ghp_${random(BASE62, 36)}`],
     ["github oauth gho", "token: ", `gho_${random(BASE62, 36)}`],
@@ -157,6 +158,9 @@ export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
     ["netrc entry on one line", "machine api.example.com login deploy password ", random(BASE62, 20)],
     ["netrc entry over lines", "machine git.example.com\n  login ci\n  password ", `${random(BASE62, 18)}!`],
     ["netrc default entry", "default login anonymous password ", random(BASE62, 16)],
+    ["twilio auth token, space-separated ENV", "ENV TWILIO_AUTH_TOKEN ", random(HEX, 32)],
+    ["twilio auth token after its account sid", `client = Client("${twilioSid}", "`, random(HEX, 32)],
+    ["twilio api key secret after its sid", `Client("SK${random(HEX, 32)}", "`, random(BASE62, 32)],
     ["rsa private key", "", keys.rsa.trim()],
     ["ec private key", "", keys.ec.trim()],
     ["pkcs8 private key", "", keys.pkcs8.trim()],
@@ -206,4 +210,8 @@ export const HARMLESS_LOOK_ALIKES: readonly string[] = [
   "On the build machine, use the login form password field, then open your account password settings.",
   "the machine learning login page password requirements",
   "log in with login admin password admin, then change it",
+  // Commands whose -u takes no credential.
+  'docker run -u 1000:1000 node:20 && sort -u names.txt && curl -u "$USER:$TOKEN" https://example.com',
+  // Twilio look-alikes: a SID alone is redacted elsewhere, a bare 32-hex is not a token.
+  "the account SID starts with AC and an auth token is 32 hex characters",
 ];
