@@ -1,4 +1,5 @@
 import { CONTEXTUAL_SECRET_RULES, type ContextualSecretRule } from "./contextual-secret-rules.js";
+import { findAzureDevOpsPats } from "./find-azure-devops-pats.js";
 import { findNetrcPasswords } from "./find-netrc-passwords.js";
 import { findPrefixedTokens } from "./find-prefixed-tokens.js";
 import { findPrivateKeys } from "./find-private-keys.js";
@@ -101,6 +102,7 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       ...findPrefixedTokens(text, includeFragments),
       ...findSecretAssignments(text),
       ...findNetrcPasswords(text),
+      ...findAzureDevOpsPats(text),
     );
     for (const rule of CONTEXTUAL_SECRET_RULES) findContextual(rule, text, ranges);
     return ranges;

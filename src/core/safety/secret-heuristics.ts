@@ -13,6 +13,8 @@ const SECRET_WORDS = new Set([
   "pwd",
   "pass",
   "passphrase",
+  // Personal access token, as in AZURE_DEVOPS_PAT, AZURE_DEVOPS_EXT_PAT, GITHUB_PAT.
+  "pat",
   "credential",
   "credentials",
   "apikey",

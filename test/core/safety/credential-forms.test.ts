@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { createRedactor } from "../../../src/core/safety/create-redactor.js";
-import { BASE62, createRandom, HEX } from "./secret-corpus.js";
+import { azureDevOpsPat, BASE32_LOWER, BASE62, createRandom, HEX } from "./secret-corpus.js";
 
 /**
  * Table tests for credential forms that need their context to be recognised. Each row names the
@@ -214,5 +214,56 @@ describe("secrets a CI log declares", () => {
       JSON.stringify({ line: `::add-mask::${marker}`, next: "kept" }),
     ],
     ["a placeholder is no value", 'echo "::add-mask::$TOKEN"', 'echo "::add-mask::$TOKEN"'],
+  ]);
+});
+
+describe("Azure DevOps", () => {
+  const pat = azureDevOpsPat(random);
+  const legacy = `${random(BASE32_LOWER, 51)}5`;
+  const basic = Buffer.from(`:${legacy}`).toString("base64");
+  const marker = "[REDACTED:azure-devops-pat]";
+  expectRows([
+    ["current format on its own", `pushed with ${pat}`, `pushed with ${marker}`],
+    ["current format in JSON", `{"value":"${pat}"}`, `{"value":"${marker}"}`],
+    [
+      "current format in a clone URL",
+      `git clone https://build:${pat}@dev.azure.com/org/p/_git/r`,
+      "git clone https://[REDACTED:url-credentials]@dev.azure.com/org/p/_git/r",
+    ],
+    [
+      "legacy, named AZURE_DEVOPS_EXT_PAT",
+      `export AZURE_DEVOPS_EXT_PAT=${legacy}`,
+      "export AZURE_DEVOPS_EXT_PAT=[REDACTED:secret-assignment]",
+    ],
+    [
+      "legacy, named GITHUB_PAT style",
+      `MY_PAT: "${random(BASE62, 30)}"`,
+      'MY_PAT: "[REDACTED:secret-assignment]"',
+    ],
+    [
+      "legacy, System.AccessToken",
+      `System.AccessToken: ${legacy}`,
+      "System.AccessToken: [REDACTED:secret-assignment]",
+    ],
+    [
+      "legacy, piped to az devops login",
+      `echo ${legacy} | az devops login --organization https://dev.azure.com/org`,
+      `echo ${marker} | az devops login --organization https://dev.azure.com/org`,
+    ],
+    [
+      "legacy, curl basic auth to dev.azure.com",
+      `curl -u :${legacy} https://dev.azure.com/org/_apis/projects`,
+      `curl -u :${marker} https://dev.azure.com/org/_apis/projects`,
+    ],
+    [
+      "basic-auth header to dev.azure.com",
+      `curl -H "Authorization: Basic ${basic}" https://dev.azure.com/org/_apis`,
+      'curl -H "Authorization: Basic [REDACTED:authorization-header]" https://dev.azure.com/org/_apis',
+    ],
+    [
+      "legacy, named in prose",
+      `the ADO PAT ${legacy} expires Friday`,
+      `the ADO PAT ${marker} expires Friday`,
+    ],
   ]);
 });

@@ -31,6 +31,8 @@ export function createRandom(seed: number): (alphabet: string, length: number) =
 export const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 export const HEX = "0123456789abcdef";
 const UPPER_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+/** RFC 4648 base32 in lower case: the alphabet of legacy Azure DevOps PATs. */
+export const BASE32_LOWER = "abcdefghijklmnopqrstuvwxyz234567";
 const URL_SAFE = `${BASE62}-_`;
 const BASE64 = `${BASE62}+/`;
 
@@ -52,6 +54,14 @@ function pemKeys(): { rsa: string; ec: string; pkcs8: string } {
   return { rsa, ec, pkcs8 };
 }
 
+/**
+ * The current Azure DevOps PAT layout (84 base62 characters): 52 random, the JQQJ99 signature, a
+ * two-letter date, 16 reserved, AZDO at offset 76, 4 checksum characters (random here).
+ */
+export function azureDevOpsPat(random: (alphabet: string, length: number) => string): string {
+  return `${random(BASE62, 52)}JQQJ99${random("ABCDEFGHIJKL", 2)}${random(BASE62, 16)}AZDO${random(BASE62, 4)}`;
+}
+
 function wrapLines(body: string, width: number): string {
   return body.match(new RegExp(`.{1,${width}}`, "g"))?.join("\n") ?? body;
 }
@@ -71,6 +81,7 @@ export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
   const pgp = `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${wrapLines(random(BASE64, 300), 64)}\n=${random(BASE64, 4)}\n-----END PGP PRIVATE KEY BLOCK-----`;
   const basic = Buffer.from(`deploy:${random(BASE62, 20)}`).toString("base64");
   const twilioSid = `AC${random(HEX, 32)}`;
+  const adoPat = azureDevOpsPat(random);
   const samples: Array<[string, string, string, string?]> = [
     ["github classic ghp", "", `ghp_${random(BASE62, 36)}`],
     ["github oauth gho", "token: ", `gho_${random(BASE62, 36)}`],
@@ -161,6 +172,20 @@ export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
     ["twilio auth token, space-separated ENV", "ENV TWILIO_AUTH_TOKEN ", random(HEX, 32)],
     ["twilio auth token after its account sid", `client = Client("${twilioSid}", "`, random(HEX, 32)],
     ["twilio api key secret after its sid", `Client("SK${random(HEX, 32)}", "`, random(BASE62, 32)],
+    ["azure devops pat, current format", "", adoPat],
+    [
+      "azure devops legacy pat in curl -u",
+      "curl -u :",
+      random(BASE32_LOWER, 51) + "7",
+      " https://dev.azure.com/org/_apis",
+    ],
+    ["azure devops legacy pat named", "AZURE_DEVOPS_EXT_PAT=", random(BASE32_LOWER, 51) + "2"],
+    [
+      "azure devops legacy pat piped to az login",
+      "echo ",
+      random(BASE32_LOWER, 51) + "3",
+      " | az devops login",
+    ],
     ["rsa private key", "", keys.rsa.trim()],
     ["ec private key", "", keys.ec.trim()],
     ["pkcs8 private key", "", keys.pkcs8.trim()],
@@ -214,4 +239,7 @@ export const HARMLESS_LOOK_ALIKES: readonly string[] = [
   'docker run -u 1000:1000 node:20 && sort -u names.txt && curl -u "$USER:$TOKEN" https://example.com',
   // Twilio look-alikes: a SID alone is redacted elsewhere, a bare 32-hex is not a token.
   "the account SID starts with AC and an auth token is 32 hex characters",
+  // base32 runs shaped like legacy Azure DevOps PATs, with nothing that names one.
+  'sha256 = "0v8ab8d3c0pm3cv7xrlr9vv8rl8dv0ichxdalvmsmngjkwh0ap6w";',
+  "an unnamed base32 run abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst in a build log",
 ];
