@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { createRedactor } from "../../../src/core/safety/create-redactor.js";
-import { azureDevOpsPat, BASE32_LOWER, BASE62, createRandom, HEX } from "./secret-corpus.js";
+import { azureDevOpsPat, BASE32_LOWER, BASE62, createRandom, HEX, wrapLines } from "./secret-corpus.js";
 
 /**
  * Table tests for credential forms that need their context to be recognised. Each row names the
@@ -266,4 +266,38 @@ describe("Azure DevOps", () => {
       `the ADO PAT ${marker} expires Friday`,
     ],
   ]);
+});
+
+describe("held secrets split across lines", () => {
+  const held = random(BASE62, 64);
+  const holding = createRedactor({ secrets: [held] });
+
+  it.each([["\n"], ["\r\n"], ["\r\n      "], ["\\n"], ["\\\\n"]])(
+    "finds a held secret split by %j",
+    (separator) => {
+      for (const column of [1, 2, 5, 31, 61, 62, 63]) {
+        const text = `key: ${held.slice(0, column)}${separator}${held.slice(column)} # end`;
+        expect(holding.redact(text)).toBe("key: [REDACTED:known-secret] # end");
+      }
+    },
+  );
+
+  it("finds its base64 inside a blob wrapped at 76 columns, as the base64 tool prints it", () => {
+    const json = `{"auths":{"registry.example.com":{"auth":"${held}"}},"note":"padding"}`;
+    const blob = Buffer.from(json).toString("base64");
+    const redacted = holding.redact(wrapLines(blob, 76));
+    // The characters of the blob that encode the held bytes alone.
+    const offset = json.indexOf(held);
+    const stable = blob.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + held.length) * 8) / 6));
+    expect(redacted).toContain("[REDACTED:known-secret]");
+    for (let start = 0; start + 12 <= stable.length; start += 4) {
+      expect(redacted.replace(/\n/g, "")).not.toContain(stable.slice(start, start + 12));
+    }
+  });
+
+  it("does not join two unrelated line ends into a short held value", () => {
+    const short = createRedactor({ secrets: ["abc123"] });
+    expect(short.redact("abc\n123")).toBe("abc\n123");
+    expect(short.redact("abc123")).toBe("[REDACTED:known-secret]");
+  });
 });

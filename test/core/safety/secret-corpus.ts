@@ -62,7 +62,7 @@ export function azureDevOpsPat(random: (alphabet: string, length: number) => str
   return `${random(BASE62, 52)}JQQJ99${random("ABCDEFGHIJKL", 2)}${random(BASE62, 16)}AZDO${random(BASE62, 4)}`;
 }
 
-function wrapLines(body: string, width: number): string {
+export function wrapLines(body: string, width: number): string {
   return body.match(new RegExp(`.{1,${width}}`, "g"))?.join("\n") ?? body;
 }
 
