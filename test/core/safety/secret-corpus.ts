@@ -226,6 +226,16 @@ export const HARMLESS_LOOK_ALIKES: readonly string[] = [
   "type Options = { password?: string; token: string | undefined }",
   "const secretKey = await loadSecretKey();",
   "password_reset_url: https://example.com/reset",
+  // Hashes and ids that share the alphabets of tokens.
+  "commit 9fceb02d0ae598e95dc970b74767f19372d61af8, tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+  "trace 550e8400-e29b-41d4-a716-446655440000 span 6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+  '"lodash": { "version": "4.17.21", "md5": "d41d8cd98f00b204e9800998ecf8427e" }',
+  'resolved "https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz#679591c564c3bffaae8454cf0b3df370c3d6911c"',
+  'checksum = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',
+  '"integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs817LbTxx9ISKEPxhZcgQzyRtRq=="',
+  "golang.org/x/text v0.14.0 h1:ScX5w1eTa3QqT8oi6+ziP7dTV1S2+ALU0bI+0zXKWiQ=",
+  // base64 of ordinary text.
+  "SGVsbG8sIFdvcmxkISBUaGlzIGlzIGp1c3QgYSBzZW50ZW5jZSBpbiBiYXNlNjQu",
   // URLs without credentials.
   "redis://cache.internal:6379/0 postgres://db.internal:5432/app amqp://rabbit:5672/ mongodb+srv://cluster0.example.net/db",
   "ssh://git@github.com/o/r.git https://deploy@example.com/repo http://[::1]:8080/health mailto:ops@example.com",
