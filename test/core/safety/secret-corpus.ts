@@ -252,4 +252,5 @@ export const HARMLESS_LOOK_ALIKES: readonly string[] = [
   // base32 runs shaped like legacy Azure DevOps PATs, with nothing that names one.
   'sha256 = "0v8ab8d3c0pm3cv7xrlr9vv8rl8dv0ichxdalvmsmngjkwh0ap6w";',
   "an unnamed base32 run abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst in a build log",
+  "Azure pipeline step abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz: 52 letters, no digit",
 ];
