@@ -44,8 +44,18 @@ export const CONTEXTUAL_SECRET_RULES: readonly ContextualSecretRule[] = [
     id: "url-credentials",
     facts:
       "user:password@ in a URL (RFC 3986 userinfo), e.g. https://x-access-token:TOKEN@github.com; " +
-      "anchored on the literal `://` (any scheme) because a scheme-first pattern is ten times slower.",
-    pattern: /:\/\/(?<secret>[^\s/?#@:"'<>]{1,256}:[^\s/?#@"'<>]{1,512})@/dg,
+      "anchored on the literal `://` (any scheme) because a scheme-first pattern is ten times slower. " +
+      "The password may hold an unencoded `@`: URL parsers (WHATWG) end userinfo at the last `@` " +
+      "before the path, and so does this pattern, so no tail of the password is left as the host.",
+    pattern: /:\/\/(?<secret>[^\s/?#@:"'<>]{1,256}:[^\s/?#"'<>]{1,512})@/dg,
+  },
+  {
+    id: "url-credentials",
+    facts:
+      "A password with no user, as Redis, AMQP and database clients accept: redis://:PASSWORD@host:6379/0. " +
+      "Only the password is replaced, so the URL keeps its shape.",
+    pattern: /:\/\/:(?<secret>[^\s/?#"'<>]{1,512})@/dg,
+    accept: isNotPlaceholder,
   },
   {
     id: "url-credentials",
@@ -86,6 +96,22 @@ export const CONTEXTUAL_SECRET_RULES: readonly ContextualSecretRule[] = [
     pattern: /(?<![A-Za-z0-9])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9])/dg,
   },
   {
+    id: "twilio-auth-token",
+    facts:
+      "Twilio auth tokens are 32 lower-case hex, like an MD5, so only under their name: TWILIO_AUTH_TOKEN, " +
+      "authToken, auth_token, with `=`, `:` or only a space (Dockerfile ENV, setx, fish `set -x`).",
+    pattern:
+      /auth[_-]?token["']?[ \t]{0,3}(?:[:=]|=>|:=)?[ \t]{0,3}["']?(?<secret>[0-9a-f]{32})(?![0-9A-Za-z])/dgi,
+  },
+  {
+    id: "twilio-auth-token",
+    facts:
+      "SDK constructors and `curl -u SID:SECRET` put the credential right after its SID: an account SID " +
+      "(AC…) is followed by the auth token, an API key SID (SK…) by the key's 32-character secret.",
+    pattern:
+      /(?<![A-Za-z0-9])(?:AC|SK)[0-9a-f]{32}(?:[\s,:;=()"'`|]|\\[nrt]){1,16}(?<secret>[A-Za-z0-9]{32})(?![A-Za-z0-9])/dg,
+  },
+  {
     id: "mailgun-api-key",
     facts: "Mailgun private API keys: key- + 32 hex.",
     pattern: /(?<![A-Za-z0-9-])key-[0-9a-f]{32}(?![A-Za-z0-9])/dg,
@@ -115,5 +141,25 @@ export const CONTEXTUAL_SECRET_RULES: readonly ContextualSecretRule[] = [
       const { value, quoted } = unquote(match.groups?.["secret"] ?? "");
       return isLikelySecretValue(value, quoted);
     },
+  },
+  {
+    id: "basic-auth-password",
+    facts:
+      "curl and wget take USER:PASSWORD after -u/--user/--proxy-user (curl -u :PAT https://dev.azure.com/…, " +
+      "curl -uadmin:pw); the part after the first colon is the password. Values that read as names or " +
+      "ids (docker -u 1000:1000, -u www-data:www-data) are left alone.",
+    pattern:
+      /(?<![\w-])(?:-u|--user|--proxy-user)(?:[ \t]{1,3}|=)?["']?[^\s:"']{0,256}:(?<secret>[^\s"']{1,512})/dg,
+    accept: (match) => isNotPlaceholder(match) && isLikelySecretValue(match.groups?.["secret"] ?? "", true),
+  },
+  {
+    id: "declared-secret",
+    facts:
+      "Values a CI log itself declares secret: Azure Pipelines `##vso[task.setvariable …;issecret=true]VALUE` " +
+      "and `##vso[task.setsecret]VALUE`, GitHub Actions `::add-mask::VALUE`. The value runs to the end of " +
+      "the line (a real one, or a JSON `\\n`), or to an unescaped quote that closes a JSON string.",
+    pattern:
+      /(?:##vso\[task\.set(?:secret|variable[^\]\r\n]{0,512}?issecret=true[^\]\r\n]{0,512})\]|::add-mask::)(?<secret>(?:[^\r\n\\"]|\\(?![nr]).){1,4096})/dgi,
+    accept: isNotPlaceholder,
   },
 ];

@@ -1,12 +1,14 @@
 import { CONTEXTUAL_SECRET_RULES, type ContextualSecretRule } from "./contextual-secret-rules.js";
+import { createKnownSecretMatcher } from "./create-known-secret-matcher.js";
+import { findAzureDevOpsPats } from "./find-azure-devops-pats.js";
+import { findNetrcPasswords } from "./find-netrc-passwords.js";
 import { findPrefixedTokens } from "./find-prefixed-tokens.js";
 import { findPrivateKeys } from "./find-private-keys.js";
 import { findSecretAssignments } from "./find-secret-assignments.js";
-import { knownSecretVariants } from "./known-secret-variants.js";
 import { redactDeepWith } from "./redact-deep.js";
 import { applyRanges, type SecretRange } from "./secret-range.js";
 
-export const KNOWN_SECRET_RULE_ID = "known-secret";
+export { KNOWN_SECRET_RULE_ID } from "./create-known-secret-matcher.js";
 
 export interface RedactorOptions {
   /** Exact values the process holds (model key, installation token, webhook secret, private key). */
@@ -42,10 +44,6 @@ const REMEMBERED_RESULTS = 1024;
 /** Longer texts are redacted every time: remembering them would hold too much memory. */
 const REMEMBERED_MAX_LENGTH = 4096;
 
-function escapeForRegex(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /** The span to replace: the `secret` group, else the `value` group without its quotes, else all. */
 function secretSpan(match: RegExpExecArray): { start: number; end: number } {
   const indices = match.indices;
@@ -71,42 +69,29 @@ function findContextual(rule: ContextualSecretRule, text: string, ranges: Secret
 
 export function createRedactor(options: RedactorOptions = {}): Redactor {
   const includeFragments = options.prefixFragments ?? true;
-  const knownVariants = new Set<string>();
-  let knownPattern: RegExp | undefined;
+  const known = createKnownSecretMatcher();
   const remembered = new Map<string, string>();
 
   function addSecret(value: string): void {
-    const before = knownVariants.size;
-    for (const variant of knownSecretVariants(value)) knownVariants.add(variant);
-    if (knownVariants.size === before) return;
-    remembered.clear();
-    // Longest first, so a whole PEM key wins over one of its lines.
-    const alternatives = [...knownVariants]
-      .sort((left, right) => right.length - left.length)
-      .map(escapeForRegex);
-    knownPattern = new RegExp(alternatives.join("|"), "g");
+    if (known.add(value)) remembered.clear();
   }
 
   function findSecrets(text: string): SecretRange[] {
-    const ranges: SecretRange[] = [];
-    if (knownPattern !== undefined) {
-      knownPattern.lastIndex = 0;
-      for (let match = knownPattern.exec(text); match !== null; match = knownPattern.exec(text)) {
-        ranges.push({ start: match.index, end: match.index + match[0].length, ruleId: KNOWN_SECRET_RULE_ID });
-      }
-    }
-    ranges.push(
+    const ranges: SecretRange[] = [
+      ...known.find(text),
       ...findPrivateKeys(text),
       ...findPrefixedTokens(text, includeFragments),
       ...findSecretAssignments(text),
-    );
+      ...findNetrcPasswords(text),
+      ...findAzureDevOpsPats(text),
+    ];
     for (const rule of CONTEXTUAL_SECRET_RULES) findContextual(rule, text, ranges);
     return ranges;
   }
 
   function redact(text: string): string {
-    const known = remembered.get(text);
-    if (known !== undefined) return known;
+    const previous = remembered.get(text);
+    if (previous !== undefined) return previous;
     const redacted = applyRanges(text, findSecrets(text));
     if (text.length <= REMEMBERED_MAX_LENGTH) {
       if (remembered.size >= REMEMBERED_RESULTS) remembered.clear();

@@ -60,9 +60,33 @@ function isAllowed(allowed: Uint8Array, code: number): boolean {
 }
 
 /**
+ * Terminals and log wrappers break lines at a fixed width of 80 columns or more, PEM-like
+ * wrappers at 64; a line shorter than this did not end because it was full.
+ */
+const WRAP_MIN_COLUMNS = 60;
+
+/**
+ * Whether a token that already has a full body still continues after the break at `breakAt`:
+ * the line it ends was long enough to have been wrapped, and the next line starts with a run that
+ * reads like more key (mixed case and digits), not like a word or a number (`total 48`, `2024-05`).
+ */
+function continuesAfterWrap(text: string, breakAt: number, skip: number, allowed: Uint8Array): boolean {
+  // Only the last WRAP_MIN_COLUMNS characters are looked at: a search back to the line's start
+  // would cross the whole text when it has no newline, for every token in it.
+  if (breakAt < WRAP_MIN_COLUMNS) return false;
+  const lineEnd = text.slice(breakAt - WRAP_MIN_COLUMNS, breakAt);
+  if (/[\r\n]|\\[nr]/.test(lineEnd)) return false;
+  let runEnd = breakAt + skip;
+  while (runEnd < text.length && isAllowed(allowed, text.charCodeAt(runEnd))) runEnd += 1;
+  return !looksLikeSlug(text.slice(breakAt + skip, runEnd));
+}
+
+/**
  * Finds prefixed tokens, including ones wrapped onto the next line (a terminal, a PEM-like
  * wrap, a JSON `\n`): while a body is shorter than a full token and a line break follows, the
- * next line's leading token characters are taken as its continuation.
+ * next line's leading token characters are taken as its continuation; past a full body, only when
+ * the break looks like a wrap (continuesAfterWrap), since keys such as `sk-proj-…` (~160
+ * characters) are longer than a terminal line.
  */
 export function findPrefixedTokens(text: string, includeFragments: boolean): SecretRange[] {
   const ranges: SecretRange[] = [];
@@ -81,9 +105,10 @@ export function findPrefixedTokens(text: string, includeFragments: boolean): Sec
       const segmentStart = end;
       while (end < text.length && isAllowed(allowed, text.charCodeAt(end))) end += 1;
       body += text.slice(segmentStart, end);
-      if (body.length === 0 || body.length >= format.fullMin) break;
+      if (body.length === 0) break;
       const skip = breakLength(text, end);
       if (skip === 0 || !isAllowed(allowed, text.charCodeAt(end + skip))) break;
+      if (body.length >= format.fullMin && !continuesAfterWrap(text, end, skip, allowed)) break;
       end += skip;
     }
     PREFIX_PATTERN.lastIndex = Math.max(end, start + 1);

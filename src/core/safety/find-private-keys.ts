@@ -1,3 +1,4 @@
+import { LINE_BREAK } from "./join-wrapped-lines.js";
 import type { SecretRange } from "./secret-range.js";
 
 export const PRIVATE_KEY_RULE_ID = "private-key";
@@ -14,8 +15,18 @@ const END_SEARCH_WINDOW = 65_536;
 /** A body line: base64, or an RFC 1421 header such as `Proc-Type: 4,ENCRYPTED`, or a PGP checksum. */
 const BODY_LINE = /^(?:[A-Za-z0-9+/=]*|[A-Za-z-]+: [^\n]*)$/;
 
-/** Real newlines and the two-character `\n` escape of JSON both separate PEM lines. */
-const LINE_SEPARATOR = /\r?\n|\\r\\n|\\n/g;
+/**
+ * The base64 that starts the line where a cut key ends. A key flattened onto one line, spaces for
+ * newlines (a multi-line variable echoed unquoted), is runs of at least 40 base64 characters,
+ * which no prose has: all of them are key, up to the partial run the cut left.
+ */
+const PARTIAL_LINE_HEAD = /^\s*(?:[A-Za-z0-9+/=]{40,}[ \t]+)*[A-Za-z0-9+/=]{4,}/;
+
+/**
+ * What separates PEM lines: real newlines, and their escapes in a JSON string, also in a JSON
+ * string inside another (`\\n`), as join-wrapped-lines.ts defines them.
+ */
+const LINE_SEPARATOR = new RegExp(LINE_BREAK.source, "g");
 
 /**
  * Where the key text ends when its END line is missing (cut by truncation or a byte limit):
@@ -31,7 +42,7 @@ function endOfCutBody(text: string, bodyStart: number): number {
     const rawLine = text.slice(lineStart, lineEnd);
     if (!BODY_LINE.test(rawLine.trim())) {
       // A partial last line such as `MIIEow…` running into other text: its base64 head is key.
-      const head = /^\s*[A-Za-z0-9+/=]{4,}/.exec(rawLine);
+      const head = PARTIAL_LINE_HEAD.exec(rawLine);
       return head === null ? previousLineEnd : lineStart + head[0].length;
     }
     if (separator === null) return text.length;

@@ -6,13 +6,14 @@ export const SECRET_ASSIGNMENT_RULE_ID = "secret-assignment";
 /**
  * `NAME=value`, `NAME: value`, `"name": "value"`, `--name=value`, `name := value`, `name => value`
  * where NAME has a credential word (token, secret, password, api key, private key, auth,
- * credential...) and the value looks like a credential rather than code or a placeholder.
+ * credential, pat as in AZURE_DEVOPS_PAT...) and the value looks like a credential rather than
+ * code or a placeholder.
  *
  * Searching for the credential word first and only then looking around it is several times
  * faster than a pattern that tries every identifier start: most text has few such words.
  */
 const KEYWORD =
-  /token|secret|pass|pwd|auth|credential|(?:api|private|access|signing|encryption|session|client|master|account|shared|license)[_-]?key/gi;
+  /token|secret|pass|pwd|auth|credential|pat(?![a-z])|(?:api|private|access|signing|encryption|session|client|master|account|shared|license)[_-]?key/gi;
 
 /** After the keyword: the rest of the name, an optional closing quote, the operator, the value. */
 const REST =

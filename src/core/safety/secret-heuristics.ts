@@ -13,6 +13,8 @@ const SECRET_WORDS = new Set([
   "pwd",
   "pass",
   "passphrase",
+  // Personal access token, as in AZURE_DEVOPS_PAT, AZURE_DEVOPS_EXT_PAT, GITHUB_PAT.
+  "pat",
   "credential",
   "credentials",
   "apikey",
@@ -120,6 +122,11 @@ function judgeName(name: string): boolean {
 
 const PLACEHOLDER =
   /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|\{\{.*\}\}|<[^>]*>|%[A-Za-z_]+%|\*+|[xX]+|\.{3,}|…|null|nil|none|undefined|true|false|changeme|change_me|example|redacted|your[_-].*|\[REDACTED[^\]]*\].*)$/i;
+
+/** `$TOKEN`, `${TOKEN}`, `<password>`, `changeme`, `***`, a redaction marker: stands for a value, is none. */
+export function isPlaceholderValue(value: string): boolean {
+  return PLACEHOLDER.test(value);
+}
 
 /** `kebab-case-words`, `snake_words`, `2024`, `Capitalised`: the shape of names and prose, not keys. */
 export function looksLikeSlug(body: string): boolean {

@@ -29,8 +29,10 @@ export function createRandom(seed: number): (alphabet: string, length: number) =
 }
 
 export const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const HEX = "0123456789abcdef";
+export const HEX = "0123456789abcdef";
 const UPPER_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+/** RFC 4648 base32 in lower case: the alphabet of legacy Azure DevOps PATs. */
+export const BASE32_LOWER = "abcdefghijklmnopqrstuvwxyz234567";
 const URL_SAFE = `${BASE62}-_`;
 const BASE64 = `${BASE62}+/`;
 
@@ -52,7 +54,15 @@ function pemKeys(): { rsa: string; ec: string; pkcs8: string } {
   return { rsa, ec, pkcs8 };
 }
 
-function wrapLines(body: string, width: number): string {
+/**
+ * The current Azure DevOps PAT layout (84 base62 characters): 52 random, the JQQJ99 signature, a
+ * two-letter date, 16 reserved, AZDO at offset 76, 4 checksum characters (random here).
+ */
+export function azureDevOpsPat(random: (alphabet: string, length: number) => string): string {
+  return `${random(BASE62, 52)}JQQJ99${random("ABCDEFGHIJKL", 2)}${random(BASE62, 16)}AZDO${random(BASE62, 4)}`;
+}
+
+export function wrapLines(body: string, width: number): string {
   return body.match(new RegExp(`.{1,${width}}`, "g"))?.join("\n") ?? body;
 }
 
@@ -70,6 +80,8 @@ export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
   const openssh = `-----BEGIN OPENSSH PRIVATE KEY-----\n${wrapLines(`b3BlbnNzaC1rZXktdjEAAAAA${random(BASE64, 360)}`, 70)}\n-----END OPENSSH PRIVATE KEY-----`;
   const pgp = `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${wrapLines(random(BASE64, 300), 64)}\n=${random(BASE64, 4)}\n-----END PGP PRIVATE KEY BLOCK-----`;
   const basic = Buffer.from(`deploy:${random(BASE62, 20)}`).toString("base64");
+  const twilioSid = `AC${random(HEX, 32)}`;
+  const adoPat = azureDevOpsPat(random);
   const samples: Array<[string, string, string, string?]> = [
     ["github classic ghp", "", `ghp_${random(BASE62, 36)}`],
     ["github oauth gho", "token: ", `gho_${random(BASE62, 36)}`],
@@ -141,6 +153,39 @@ export function buildCredentialCorpus(seed = 20240601): CredentialSample[] {
     ["shopify token", "", `shpat_${random(HEX, 32)}`],
     ["digitalocean token", "", `dop_v1_${random(HEX, 64)}`],
     ["password flag", "mysql --password ", `${random(BASE62, 16)}7`],
+    ["redis URL with only a password", "redis://:", random(BASE62, 24), "@cache.internal:6379/0"],
+    [
+      "mongodb+srv URL with only a password",
+      "mongodb+srv://:",
+      random(BASE62, 20),
+      "@cluster0.example.net/db",
+    ],
+    [
+      "amqp URL password holding an @",
+      "amqp://app:",
+      `${random(BASE62, 10)}@${random(BASE62, 10)}`,
+      "@rabbit/vhost",
+    ],
+    ["netrc entry on one line", "machine api.example.com login deploy password ", random(BASE62, 20)],
+    ["netrc entry over lines", "machine git.example.com\n  login ci\n  password ", `${random(BASE62, 18)}!`],
+    ["netrc default entry", "default login anonymous password ", random(BASE62, 16)],
+    ["twilio auth token, space-separated ENV", "ENV TWILIO_AUTH_TOKEN ", random(HEX, 32)],
+    ["twilio auth token after its account sid", `client = Client("${twilioSid}", "`, random(HEX, 32)],
+    ["twilio api key secret after its sid", `Client("SK${random(HEX, 32)}", "`, random(BASE62, 32)],
+    ["azure devops pat, current format", "", adoPat],
+    [
+      "azure devops legacy pat in curl -u",
+      "curl -u :",
+      random(BASE32_LOWER, 51) + "7",
+      " https://dev.azure.com/org/_apis",
+    ],
+    ["azure devops legacy pat named", "AZURE_DEVOPS_EXT_PAT=", random(BASE32_LOWER, 51) + "2"],
+    [
+      "azure devops legacy pat piped to az login",
+      "echo ",
+      random(BASE32_LOWER, 51) + "3",
+      " | az devops login",
+    ],
     ["rsa private key", "", keys.rsa.trim()],
     ["ec private key", "", keys.ec.trim()],
     ["pkcs8 private key", "", keys.pkcs8.trim()],
@@ -181,4 +226,31 @@ export const HARMLESS_LOOK_ALIKES: readonly string[] = [
   "type Options = { password?: string; token: string | undefined }",
   "const secretKey = await loadSecretKey();",
   "password_reset_url: https://example.com/reset",
+  // Hashes and ids that share the alphabets of tokens.
+  "commit 9fceb02d0ae598e95dc970b74767f19372d61af8, tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+  "trace 550e8400-e29b-41d4-a716-446655440000 span 6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+  '"lodash": { "version": "4.17.21", "md5": "d41d8cd98f00b204e9800998ecf8427e" }',
+  'resolved "https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz#679591c564c3bffaae8454cf0b3df370c3d6911c"',
+  'checksum = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"',
+  '"integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs817LbTxx9ISKEPxhZcgQzyRtRq=="',
+  "golang.org/x/text v0.14.0 h1:ScX5w1eTa3QqT8oi6+ziP7dTV1S2+ALU0bI+0zXKWiQ=",
+  // base64 of ordinary text.
+  "SGVsbG8sIFdvcmxkISBUaGlzIGlzIGp1c3QgYSBzZW50ZW5jZSBpbiBiYXNlNjQu",
+  // URLs without credentials.
+  "redis://cache.internal:6379/0 postgres://db.internal:5432/app amqp://rabbit:5672/ mongodb+srv://cluster0.example.net/db",
+  "ssh://git@github.com/o/r.git https://deploy@example.com/repo http://[::1]:8080/health mailto:ops@example.com",
+  "export REDIS_URL=redis://:${REDIS_PASSWORD}@cache:6379/0",
+  // `password`, `login` and `machine` as words.
+  "Enter your login name and password to continue; the password must be 12 characters.",
+  "On the build machine, use the login form password field, then open your account password settings.",
+  "the machine learning login page password requirements",
+  "log in with login admin password admin, then change it",
+  // Commands whose -u takes no credential.
+  'docker run -u 1000:1000 node:20 && sort -u names.txt && curl -u "$USER:$TOKEN" https://example.com',
+  // Twilio look-alikes: a SID alone is redacted elsewhere, a bare 32-hex is not a token.
+  "the account SID starts with AC and an auth token is 32 hex characters",
+  // base32 runs shaped like legacy Azure DevOps PATs, with nothing that names one.
+  'sha256 = "0v8ab8d3c0pm3cv7xrlr9vv8rl8dv0ichxdalvmsmngjkwh0ap6w";',
+  "an unnamed base32 run abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst in a build log",
+  "Azure pipeline step abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz: 52 letters, no digit",
 ];
