@@ -9,7 +9,7 @@ import { pino } from "pino";
 import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { createAgentForgeApp } from "../src/doors/github-app/create-agent-forge-app.js";
 import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "../src/doors/github-app/create-webhook-server.js";
-import { decodeGitHubTask, type GitHubTask } from "../src/doors/github-app/github-task.js";
+import { decodeGitHubRequest, type GitHubRequest } from "../src/doors/github-app/github-request.js";
 import { openEmbeddedTaskQueue } from "../src/queue/open-embedded-task-queue.js";
 import type { TaskQueue } from "../src/queue/task-queue.js";
 import type { Benchmark, BenchRow } from "./bench-types.js";
@@ -75,7 +75,7 @@ async function startBareProbot(): Promise<Server> {
 
 interface Intake {
   readonly server: Server;
-  readonly queue: TaskQueue<GitHubTask>;
+  readonly queue: TaskQueue<GitHubRequest>;
   readonly dataDir: string;
 }
 
@@ -83,7 +83,7 @@ interface Intake {
 async function startIntake(api: FakeGitHubApi, Octokit: typeof ProbotOctokit): Promise<Intake> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "agentforge-bench-intake-"));
   const queue = await openEmbeddedTaskQueue({
-    decodePayload: decodeGitHubTask,
+    decodePayload: decodeGitHubRequest,
     env: { AGENTFORGE_DATA_DIR: dataDir },
   });
   const probot = new Probot({

@@ -9,7 +9,7 @@ export interface UntrustedInput {
 }
 
 /** What a door hands the core to run once. */
-export interface AgentTask {
+export interface RunInput {
   /** The person's request (trusted: it comes from an authorized person or the operator). */
   readonly prompt: string;
   readonly workspaceRoot: string;
@@ -31,7 +31,7 @@ export interface AgentTask {
   readonly signal?: AbortSignal;
 }
 
-export interface AgentRunResult {
+export interface RunResult {
   readonly runId: string;
   readonly exitReason: ExitReason;
   readonly finalAnswer: string | null;
@@ -73,9 +73,9 @@ export interface ResumeOptions {
  * as an opaque hand-over value. The GitHub App, the Action and the CLI receive it as a dependency.
  */
 export interface AgentRunner {
-  run(task: AgentTask, options?: RunOptions): Promise<AgentRunResult>;
+  run(task: RunInput, options?: RunOptions): Promise<RunResult>;
   /** Continues a stored run from its last checkpoint, without repeating a finished tool call. */
-  resume(runId: string, options?: ResumeOptions): Promise<AgentRunResult>;
+  resume(runId: string, options?: ResumeOptions): Promise<RunResult>;
   /** Where a stored run stands (none, unreadable, or its status and workspace). Changes nothing. */
   inspect(runId: string): Promise<StoredRun>;
   /** The run in flight as a value another machine can import; null before its first checkpoint or once it ended. */

@@ -1,4 +1,4 @@
-import type { AgentRunner, AgentTask } from "./agent-run.js";
+import type { AgentRunner, RunInput } from "./agent-run.js";
 import type { SubagentConfig } from "./config/operator-config-schema.js";
 import type { ModelClient } from "./model/model-types.js";
 import { createCheckpointStore } from "./persistence/create-checkpoint-store.js";
@@ -68,7 +68,7 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): AgentR
     },
     async resume(runId, options = {}) {
       const state = await store.loadForResume(runId);
-      const task: AgentTask = {
+      const task: RunInput = {
         ...fromCheckpointTask(state.checkpoint),
         ...(options.signal ? { signal: options.signal } : {}),
       };

@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import { cp, mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { AgentRunResult } from "../agent-run.js";
+import type { RunResult } from "../agent-run.js";
 import type { LoopEvent } from "../loop/loop-events.js";
 import { createOpenAIModelClient } from "../model/create-openai-model-client.js";
 import type { ModelClient } from "../model/model-types.js";
@@ -20,7 +20,7 @@ export interface EvalTaskOutcome extends EvalEventSummary {
   readonly id: string;
   readonly passed: boolean;
   readonly failures: readonly string[];
-  readonly exitReason: AgentRunResult["exitReason"] | null;
+  readonly exitReason: RunResult["exitReason"] | null;
   readonly turns: number;
   readonly totalTokens: number;
   readonly costUsd: number;
@@ -83,7 +83,7 @@ export async function runEvalTask(task: EvalTask, options: RunEvalTaskOptions): 
     const env = taskEnvironment(task, options.env, dataDir);
 
     const events: LoopEvent[] = [];
-    let result: AgentRunResult | undefined;
+    let result: RunResult | undefined;
     let crash: string | undefined;
     const counter = { modelRequests: 0 };
     try {
@@ -173,7 +173,7 @@ interface RunAgentInput {
   readonly counter: { modelRequests: number };
 }
 
-async function runAgent(task: EvalTask, input: RunAgentInput): Promise<AgentRunResult> {
+async function runAgent(task: EvalTask, input: RunAgentInput): Promise<RunResult> {
   let server: MockModelServer | undefined;
   let model: ModelClient | undefined;
   if (task.model.kind === "script") {

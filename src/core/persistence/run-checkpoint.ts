@@ -7,8 +7,8 @@ import type { SchemaSpec } from "./schema-version.js";
 
 export const CHECKPOINT_SCHEMA: SchemaSpec = { kind: "checkpoint", version: 1 };
 
-/** The serializable part of an AgentTask (no AbortSignal), enough to start the run again. */
-export interface CheckpointTask {
+/** The serializable part of an RunInput (no AbortSignal), enough to start the run again. */
+export interface StoredRunInput {
   readonly prompt: string;
   readonly workspaceRoot: string;
   readonly readOnlyPaths?: readonly string[];
@@ -35,7 +35,7 @@ export type RunStatus = "running" | "finished" | "stopped";
 
 export interface RunCheckpoint {
   readonly runId: string;
-  readonly task: CheckpointTask;
+  readonly task: StoredRunInput;
   readonly turn: number;
   readonly history: readonly ChatMessage[];
   /** The context manager's pinned facts; opaque here. */
@@ -79,7 +79,7 @@ export const completedToolCallSchema: z.ZodType<CompletedToolCall> = z.object({
   content: z.string().exactOptional(),
 });
 
-const taskSchema: z.ZodType<CheckpointTask> = z.object({
+const taskSchema: z.ZodType<StoredRunInput> = z.object({
   prompt: z.string(),
   workspaceRoot: z.string(),
   readOnlyPaths: z.array(z.string()).exactOptional(),

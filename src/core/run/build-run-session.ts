@@ -1,4 +1,4 @@
-import type { AgentTask } from "../agent-run.js";
+import type { RunInput } from "../agent-run.js";
 import type { RenderPinnedFactsOptions } from "../context/index.js";
 import type { AgentRunnerDependencies } from "../create-agent-runner.js";
 import type { LoopEvent } from "../loop/loop-events.js";
@@ -33,7 +33,7 @@ export interface SessionExtras {
 }
 
 export function buildRunSession(
-  task: AgentTask,
+  task: RunInput,
   dependencies: AgentRunnerDependencies,
   extras: SessionExtras,
 ): Session {

@@ -1,4 +1,4 @@
-import type { AgentRunResult, AgentTask } from "../agent-run.js";
+import type { RunResult, RunInput } from "../agent-run.js";
 import { createContextManager, createModelCompactor, createTokenCounter } from "../context/index.js";
 import type { AgentRunnerDependencies } from "../create-agent-runner.js";
 import type { LoopEventListener } from "../loop/loop-events.js";
@@ -29,7 +29,7 @@ export interface ExecuteRunOptions {
  * checkpoints around the loop. Everything it writes lives under the run's own folder of the store.
  */
 export async function executeRun(
-  task: AgentTask,
+  task: RunInput,
   runId: string,
   core: {
     readonly dependencies: AgentRunnerDependencies;
@@ -37,7 +37,7 @@ export async function executeRun(
     readonly redactor: Redactor;
   },
   options: ExecuteRunOptions = {},
-): Promise<AgentRunResult> {
+): Promise<RunResult> {
   const { dependencies, store, redactor } = core;
   const { settings } = dependencies;
   const resumed = options.resume?.checkpoint;

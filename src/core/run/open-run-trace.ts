@@ -1,10 +1,10 @@
-import type { AgentTask } from "../agent-run.js";
+import type { RunInput } from "../agent-run.js";
 import type { Redactor } from "../safety/create-redactor.js";
 import { createTraceWriter, type TraceWriter } from "../trace/create-trace-writer.js";
 
 export interface OpenRunTraceOptions {
   readonly runId: string;
-  readonly task: AgentTask;
+  readonly task: RunInput;
   readonly path: string;
   readonly isResume: boolean;
   readonly model: string;

@@ -1,10 +1,10 @@
-import type { AgentTask } from "../agent-run.js";
+import type { RunInput } from "../agent-run.js";
 import { createPinnedFacts, pinnedFactsFromJSON, type PinnedFacts } from "../context/index.js";
 import type { ChatMessage } from "../model/model-types.js";
 import type { CompletedToolCall, RunCheckpoint } from "../persistence/run-checkpoint.js";
 
 /** The pinned facts of a resumed run, or a fresh ledger for the task's goal. */
-export function restoreFacts(task: AgentTask, resume: RunCheckpoint | undefined): PinnedFacts {
+export function restoreFacts(task: RunInput, resume: RunCheckpoint | undefined): PinnedFacts {
   if (resume) {
     const restored = pinnedFactsFromJSON(resume.pinnedFacts);
     if (restored.success) return restored.value;
@@ -40,7 +40,7 @@ export function unansweredCompletedCalls(
 }
 
 /** What of a task a checkpoint keeps, and how a resumed run gets it back. */
-export function toCheckpointTask(task: AgentTask): RunCheckpoint["task"] {
+export function toCheckpointTask(task: RunInput): RunCheckpoint["task"] {
   return {
     prompt: task.prompt,
     workspaceRoot: task.workspaceRoot,
@@ -55,7 +55,7 @@ export function toCheckpointTask(task: AgentTask): RunCheckpoint["task"] {
   };
 }
 
-export function fromCheckpointTask(checkpoint: RunCheckpoint): AgentTask {
+export function fromCheckpointTask(checkpoint: RunCheckpoint): RunInput {
   const saved = checkpoint.task;
   return {
     prompt: saved.prompt,

@@ -1,4 +1,4 @@
-import type { AgentTask } from "../agent-run.js";
+import type { RunInput } from "../agent-run.js";
 import type { ContextManager, PinnedFacts } from "../context/index.js";
 import type { LoopEventListener } from "../loop/loop-events.js";
 import type { ChatMessage, ToolCall } from "../model/model-types.js";
@@ -22,7 +22,7 @@ export interface RunStart {
 }
 
 export interface StartRunHistoryOptions {
-  readonly task: AgentTask;
+  readonly task: RunInput;
   readonly fence: Fence;
   readonly safety: ContentSafety;
   readonly resume?: { readonly checkpoint: RunCheckpoint; readonly startedCallIds?: ReadonlySet<string> };

@@ -1,4 +1,4 @@
-import type { AgentRunResult } from "../agent-run.js";
+import type { RunResult } from "../agent-run.js";
 import type { PinnedFacts } from "../context/index.js";
 import type { UsageTotals } from "../loop/loop-budgets.js";
 import type { LoopResult } from "../loop/run-loop.js";
@@ -12,7 +12,7 @@ export function toRunResult(
   facts: PinnedFacts,
   tracePath: string,
   redactor: Redactor,
-): AgentRunResult {
+): RunResult {
   const data = facts.toJSON();
   return {
     runId,

@@ -141,6 +141,7 @@ export function createWarmSandboxes(options: WarmSandboxesOptions): WarmSandboxe
             WARM_SANDBOX_SCRIPT,
             "agentforge-warm-sandbox",
             request.workspace.root,
+            ...request.workspace.readOnlyPaths,
           ],
           gateFds: { infoFd: WARM_SANDBOX_FDS.info, ...(lease ? { blockFd: WARM_SANDBOX_FDS.block } : {}) },
           // The program is pid 1 itself: it reaps orphans and its end tears the namespace down.

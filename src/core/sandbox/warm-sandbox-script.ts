@@ -6,7 +6,9 @@
  * It runs from an execute-only copy of bash, so the commands, which have the same uid, cannot
  * ptrace it or read its memory; the commands themselves run the system's bash.
  *
- * Its first argument is the workspace root, which the scratch folders' clean-up never enters.
+ * Its arguments are the workspace root and the read-only paths shown beside it (its git metadata),
+ * which the scratch folders' clean-up never enters: when the workspace lies under the host's /tmp,
+ * they are mounted inside the private /tmp, and are neither scratch nor removable.
  * A request is NUL-separated: nonce, cwd, the number of variables to set, `NAME=value` entries,
  * the number of variables to unset, names, and the bash script. After each command every other
  * process in the sandbox is killed (so leftovers of one command never reach the next), the private
@@ -31,14 +33,23 @@ sweep() {
   done
   return 1
 }
-protected=$1
-# Empties a scratch folder, except the way down to the workspace when it lies inside one.
+protected=("$@")
+# Empties a scratch folder, except the workspace and its git metadata and the way down to them.
 clear_folder() {
-  local entry leftovers=()
+  local entry kept leftovers=() descend
   for entry in "$1"/*; do
-    if [[ $entry == "$protected" ]]; then
+    descend=keep-going
+    for kept in "\${protected[@]}"; do
+      if [[ $entry == "$kept" ]]; then
+        descend=skip
+        break
+      elif [[ $kept == "$entry"/* ]]; then
+        descend=enter
+      fi
+    done
+    if [[ $descend == skip ]]; then
       continue
-    elif [[ $protected == "$entry"/* ]]; then
+    elif [[ $descend == enter ]]; then
       clear_folder "$entry" || return 1
     else
       leftovers+=("$entry")

@@ -14,7 +14,7 @@ import { truncateUtf8 } from "./truncate-utf8.js";
  * repository, an issue run on the default branch). For a pull request the head is written by
  * whoever opened it, so the door must pass the base branch's AGENTS.md instead: the GitHub door
  * reads it through the API at the base ref, and a local door can use readInstructionsFromGitRef.
- * Whatever the source, the text is passed to the core as `AgentTask.repositoryInstructions`.
+ * Whatever the source, the text is passed to the core as `RunInput.repositoryInstructions`.
  */
 export interface RepositoryInstructionsOptions {
   readonly maxBytes?: number;

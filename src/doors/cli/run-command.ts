@@ -1,7 +1,7 @@
 import { discoverWorkspaceRepository } from "../../core/git/discover-workspace-repository.js";
 import { realpath } from "node:fs/promises";
 import { createInterface } from "node:readline/promises";
-import type { AgentRunResult } from "../../core/agent-run.js";
+import type { RunResult } from "../../core/agent-run.js";
 import { isApprovalMode } from "../../core/policy/approval-mode.js";
 import { createRuntime } from "../../core/runtime/create-runtime.js";
 import { RuntimeError } from "../../core/runtime/runtime-error.js";
@@ -57,7 +57,7 @@ export async function runCommand(
     if (runtime.sandboxKind === "none")
       io.stderr("warning: AGENTFORGE_SANDBOX=none — commands run without the bubblewrap sandbox.\n");
     const onEvent = options.json ? undefined : createProgressRenderer(io.stderr, { isTty: io.isTty });
-    let result: AgentRunResult;
+    let result: RunResult;
     try {
       result = options.resume
         ? await runtime.runner.resume(options.resume, {
@@ -98,7 +98,7 @@ export async function runCommand(
   }
 }
 
-export function exitCodeFor(result: AgentRunResult): number {
+export function exitCodeFor(result: RunResult): number {
   switch (result.exitReason) {
     case "final_answer":
       return EXIT_CODES.ok;

@@ -3,7 +3,7 @@ import { createRedactor } from "../../core/safety/create-redactor.js";
 import type { Metrics } from "../../observability/create-metrics.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
-import type { GitHubTask } from "./github-task.js";
+import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import { handleCommentCommand } from "./handle-comment-command.js";
 import { handleIssueLabeled } from "./handle-issue-labeled.js";
@@ -17,7 +17,7 @@ import {
 } from "./webhook-payloads.js";
 
 export interface AgentForgeAppDependencies {
-  readonly queue: TaskQueue<GitHubTask>;
+  readonly queue: TaskQueue<GitHubRequest>;
   /** The app's login without `[bot]`; the mention users type. */
   readonly appSlug?: string;
   /** Applied to everything intake posts. Defaults to the pattern-based redactor. */

@@ -2,14 +2,14 @@ import type { AgentRunner } from "../../core/agent-run.js";
 import type { LoopEvent } from "../../core/loop/loop-events.js";
 import type { JsonValue } from "../../queue/task-queue.js";
 import type { HandOver } from "../github/jobs/hand-over.js";
-import type { TaskRecordStore } from "../github/jobs/task-record-store.js";
+import type { JobRecordStore } from "../github/jobs/job-record-store.js";
 import { captureWorkspaceChanges } from "../github/workspace/workspace-changes.js";
 import type { DoorLogger } from "../github/github-logger.js";
 
 export interface HandOverWriterOptions {
   /** Stores the value with the running task; false once this worker no longer holds it. */
   readonly saveHandOver: (value: JsonValue) => Promise<boolean>;
-  readonly record: TaskRecordStore;
+  readonly record: JobRecordStore;
   readonly runner: Pick<AgentRunner, "exportRun">;
   readonly logger: DoorLogger;
   readonly taskId: string;

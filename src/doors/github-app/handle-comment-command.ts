@@ -3,7 +3,7 @@ import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply, type CommandSource } from "./github-replies.js";
-import { taskKeyOf, type GitHubTask } from "./github-task.js";
+import { taskKeyOf, type GitHubRequest } from "./github-request.js";
 import { helpText } from "../github/commands/help-text.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { parseCommand } from "../github/commands/parse-command.js";
@@ -16,7 +16,7 @@ export interface CommentCommandInput {
   readonly body: string;
   readonly author: { readonly login: string; readonly type?: string | undefined };
   readonly headSha: string | null;
-  readonly reviewComment: GitHubTask["reviewComment"];
+  readonly reviewComment: GitHubRequest["reviewComment"];
   readonly installationId: number;
 }
 

@@ -4,13 +4,14 @@ import type { ModelClient } from "../../core/model/model-types.js";
 import type { CommandRunner } from "../../core/tools/tool.js";
 import type { GitHubJob, JobOutcome } from "../github/jobs/github-job.js";
 import { runGitHubJob } from "../github/jobs/run-github-job.js";
-import { openTaskRecordStore } from "../github/jobs/task-record-store.js";
+import { openJobRecordStore } from "../github/jobs/job-record-store.js";
 import type { RepositoryCache } from "../github/workspace/create-repository-cache.js";
 import type { GitIdentity } from "../github/workspace/commit-and-push.js";
 import { resolveCoAuthor } from "../github/jobs/resolve-co-author.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import type { JsonValue } from "../../queue/task-queue.js";
-import type { QueuedTask, TaskHandler, TaskOutcome } from "./task-types.js";
+import type { TaskHandler, TaskOutcome } from "./task-types.js";
+import type { GitHubRequest } from "./github-request.js";
 import { readHandOver, type HandOver } from "../github/jobs/hand-over.js";
 import { createHandOverWriter } from "./create-hand-over-writer.js";
 
@@ -38,8 +39,8 @@ export interface GitHubTaskHandlerOptions {
   readonly handOverIntervalMs?: number;
 }
 
-/** The queue's record says what was asked; the job says what to do. */
-export function toGitHubJob(task: QueuedTask): GitHubJob {
+/** The request says what was asked; the job says what to do. */
+export function toGitHubJob(task: GitHubRequest): GitHubJob {
   const base = {
     owner: task.owner,
     repo: task.repo,
@@ -113,7 +114,7 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
   // The bot user's id is readable only as an installation; looked up once, on the first task.
   let author: GitIdentity | null = null;
   return async (task, context) => {
-    const record = openTaskRecordStore(options.dataDir, task.taskId);
+    const record = openJobRecordStore(options.dataDir, task.taskId);
     const previous = task.attempt > 1 ? await record.load() : null;
     if (task.attempt === 1) await record.remove();
     // A task a worker on another machine started: continue its run from what it handed over.
@@ -126,7 +127,7 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
       const token =
         options.getInstallationToken === undefined
           ? tokenResponse(await context.octokit.auth({ type: "installation" }))
-          : await options.getInstallationToken(task.installationId);
+          : await options.getInstallationToken(task.payload.installationId);
       options.runner.addSecret(token);
       return token;
     };
@@ -135,8 +136,8 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
     if (interruptedCommentId !== null) {
       await context.octokit
         .request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-          owner: task.owner,
-          repo: task.repo,
+          owner: task.payload.owner,
+          repo: task.payload.repo,
           comment_id: interruptedCommentId,
           body: "⏸️ This run was interrupted (the worker stopped); it continues in a new comment below.",
         })
@@ -171,7 +172,7 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
     };
     let outcome: JobOutcome;
     try {
-      outcome = await runGitHubJob(toGitHubJob(task), {
+      outcome = await runGitHubJob(toGitHubJob(task.payload), {
         github: {
           octokit: context.octokit,
           getToken,

@@ -2,7 +2,7 @@ import { authorizeCommenter, isBotSender } from "../github/commands/authorize-co
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply } from "./github-replies.js";
-import { taskKeyOf } from "./github-task.js";
+import { taskKeyOf } from "./github-request.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
 import { issuesLabeledPayloadSchema, parseWebhookPayload } from "./webhook-payloads.js";

@@ -3,7 +3,7 @@ import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { postReply } from "./github-replies.js";
-import { taskKeyOf } from "./github-task.js";
+import { taskKeyOf } from "./github-request.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
 import { parseWebhookPayload, pullRequestPayloadSchema } from "./webhook-payloads.js";

@@ -2,7 +2,7 @@ import type { Context, ProbotOctokit } from "probot";
 import type { Metrics } from "../../observability/create-metrics.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
-import type { GitHubTask } from "./github-task.js";
+import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
 
 /** The parts of a Probot context intake uses; small enough to build in a test. */
@@ -17,7 +17,7 @@ export interface IntakeEvent {
 }
 
 export interface IntakeDependencies {
-  readonly queue: TaskQueue<GitHubTask>;
+  readonly queue: TaskQueue<GitHubRequest>;
   readonly appSlug: string;
   readonly redact: (text: string) => string;
   readonly now: () => number;

@@ -12,12 +12,12 @@ import type { InstallationBudgets } from "./budgets/create-installation-budgets.
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { createProgressComment } from "../github/create-progress-comment.js";
 import { postReply } from "./github-replies.js";
-import type { GitHubTask } from "./github-task.js";
+import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import type { TaskHandler, TaskOutcome } from "./task-types.js";
 
 export interface GitHubTaskWorkersOptions {
-  readonly queue: TaskQueue<GitHubTask>;
+  readonly queue: TaskQueue<GitHubRequest>;
   readonly handler: TaskHandler;
   /** `(id) => probot.auth(id)`: a fresh installation token per task, never stored with it. */
   readonly getInstallationOctokit: (installationId: number) => Promise<ProbotOctokit>;
@@ -62,8 +62,8 @@ function createUsageMeter(metrics: Metrics | undefined) {
 
 /** Where the engine carries a value with a running task (Redis), the handler may store one. */
 function handOverSaverFor(
-  queue: TaskQueue<GitHubTask>,
-  claimed: ClaimedTask<GitHubTask>,
+  queue: TaskQueue<GitHubRequest>,
+  claimed: ClaimedTask<GitHubRequest>,
 ): ((value: JsonValue) => Promise<boolean>) | undefined {
   const save = queue.saveHandOver?.bind(queue);
   return save === undefined ? undefined : (value) => save(claimed, value);
@@ -88,7 +88,7 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
   const { budgets, metrics, logger } = options;
   const now = options.now ?? Date.now;
 
-  async function refuseForBudget(claimed: ClaimedTask<GitHubTask>, octokit: ProbotOctokit) {
+  async function refuseForBudget(claimed: ClaimedTask<GitHubRequest>, octokit: ProbotOctokit) {
     const task = claimed.payload;
     const slot = budgets === undefined ? null : await budgets.startTask(task.installationId, claimed.taskId);
     if (slot === null || slot.allowed) return null;
@@ -100,7 +100,7 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
     return outcome;
   }
 
-  async function runTask(claimed: ClaimedTask<GitHubTask>, signal: AbortSignal): Promise<TaskOutcome> {
+  async function runTask(claimed: ClaimedTask<GitHubRequest>, signal: AbortSignal): Promise<TaskOutcome> {
     const task = claimed.payload;
     const octokit = await options.getInstallationOctokit(task.installationId);
     const refused = await refuseForBudget(claimed, octokit);
@@ -124,22 +124,13 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
       logger,
     });
     try {
-      const outcome = await options.handler(
-        {
-          ...task,
-          taskId: claimed.taskId,
-          attempt: claimed.attempt,
-          maxAttempts: claimed.maxAttempts,
-          handOver: claimed.handOver,
-        },
-        {
-          octokit,
-          signal,
-          progress,
-          onLoopEvent: meter.observe,
-          ...(saveHandOver === undefined ? {} : { saveHandOver }),
-        },
-      );
+      const outcome = await options.handler(claimed, {
+        octokit,
+        signal,
+        progress,
+        onLoopEvent: meter.observe,
+        ...(saveHandOver === undefined ? {} : { saveHandOver }),
+      });
       metrics?.recordTask("completed", now() - startedAt);
       return outcome;
     } catch (error) {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
 import { readQueuePrefix } from "../../queue/read-queue-prefix.js";
-import { listRecordedWorkspaces } from "../github/jobs/task-record-store.js";
+import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
 import type { BudgetLimits } from "./budgets/create-installation-budgets.js";
 import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
@@ -16,7 +16,7 @@ import { createAgentForgeApp } from "./create-agent-forge-app.js";
 import { createAppProbot } from "./create-app-probot.js";
 import { createHealthServer } from "./create-health-server.js";
 import { createWebhookServer } from "./create-webhook-server.js";
-import { decodeGitHubTask } from "./github-task.js";
+import { decodeGitHubRequest } from "./github-request.js";
 import { createGitHubTaskHandler } from "./handle-github-task.js";
 import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
 import { createRedactor, type Redactor } from "../../core/safety/create-redactor.js";
@@ -214,7 +214,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   const budgetLimits = mergeBudgetLimits(runtime.config.installation_budgets, settings.budgetLimits);
   const concurrentTasks = budgetLimits.concurrentTasks;
   const queue = await openTaskQueue({
-    decodePayload: decodeGitHubTask,
+    decodePayload: decodeGitHubRequest,
     env,
     prefix: settings.redisPrefix,
     ...(settings.leaseMs === undefined ? {} : { leaseMs: settings.leaseMs }),

@@ -1,19 +1,12 @@
 import type { ProbotOctokit } from "probot";
 import type { LoopEvent } from "../../core/loop/loop-events.js";
 import type { JobStatus } from "../github/jobs/github-job.js";
-import type { JsonValue } from "../../queue/task-queue.js";
-import type { GitHubTask } from "./github-task.js";
+import type { ClaimedTask, JsonValue } from "../../queue/task-queue.js";
+import type { GitHubRequest } from "./github-request.js";
 import type { ProgressComment } from "../github/create-progress-comment.js";
 
-/** A task as a worker sees it: the intake record plus its place in the queue. */
-export type QueuedTask = GitHubTask & {
-  readonly taskId: string;
-  /** 1 on the first run; higher after a retry or after a worker died mid-task. */
-  readonly attempt: number;
-  readonly maxAttempts: number;
-  /** What the task's previous worker handed over with it, when the queue carries one (Redis). */
-  readonly handOver: JsonValue | null;
-};
+/** A task as the queue hands it to a worker: its lease, its attempt, and the request as its payload. */
+export type GitHubTask = ClaimedTask<GitHubRequest>;
 
 /** A job's own outcomes, plus the one only the queue can reach: the budget was spent at claim. */
 export type TaskOutcomeStatus = JobStatus | "budget-spent";
@@ -49,4 +42,4 @@ export interface TaskHandlerContext {
  * Does the work of one task: checkout, agent run, pull request, plan or review. Throw an error
  * with `retryable: true` for a transient failure (rate limit, network) to be tried again.
  */
-export type TaskHandler = (task: QueuedTask, context: TaskHandlerContext) => Promise<TaskOutcome>;
+export type TaskHandler = (task: GitHubTask, context: TaskHandlerContext) => Promise<TaskOutcome>;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import type { AgentTask } from "../../../src/core/agent-run.js";
+import type { RunInput } from "../../../src/core/agent-run.js";
 import { createAgentRunner } from "../../../src/core/create-agent-runner.js";
 import type {
   ModelCallOptions,
@@ -31,7 +31,7 @@ async function workspaceAt(name: string): Promise<string> {
   return workspace;
 }
 
-function taskIn(workspaceRoot: string): AgentTask {
+function taskIn(workspaceRoot: string): RunInput {
   return { prompt: "copy a to b", workspaceRoot, mode: "build", approvalMode: "never", allowPrefixes: [] };
 }
 

@@ -89,6 +89,24 @@ describeWithBwrap("the warm sandbox", () => {
     expect(await readFile(path.join(workspace, "kept.txt"), "utf8")).toBe("data\n");
   });
 
+  it("keeps serving from one sandbox when the workspace's git metadata lies beside it in the private /tmp", async () => {
+    // The App's layout: the work tree and, beside it, a git folder shown read-only. The wipe after
+    // each command must pass it by; were it tried (and refused), every command would get a new sandbox.
+    const task = await makeTempDirectory("agentforge-warm-task-");
+    try {
+      const tree = path.join(task, "tree");
+      const gitFolder = path.join(task, "git");
+      execFileSync("mkdir", [tree, gitFolder]);
+      execFileSync("sh", ["-c", `echo meta > ${gitFolder}/HEAD`]);
+      const options = { cwd: tree, workspaceRoot: tree, timeoutMs: 10_000, readOnlyPaths: [gitFolder] };
+      const first = await runner.run(SANDBOX_IDENTITY, options);
+      const second = await runner.run(`${SANDBOX_IDENTITY}; cat ${gitFolder}/HEAD`, options);
+      expect(second.stdout).toBe(`${first.stdout}meta\n`);
+    } finally {
+      await removeDirectory(task);
+    }
+  });
+
   it("cannot be killed or disturbed by a command", async () => {
     const before = await run(SANDBOX_IDENTITY);
     await run(

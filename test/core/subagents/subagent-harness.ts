@@ -5,6 +5,14 @@ import { ModelError } from "../../../src/core/model/model-error.js";
 import type { ModelClient, ModelRequest, ModelResponse } from "../../../src/core/model/model-types.js";
 import { createPolicyApprovalGate } from "../../../src/core/policy/create-policy-approval-gate.js";
 import { createSandboxRunner } from "../../../src/core/sandbox/create-sandbox-runner.js";
+import { detectSandbox } from "../../../src/core/sandbox/detect-sandbox.js";
+
+/**
+ * Subagents are read-only sessions: their commands need bubblewrap to mount the workspace
+ * read-only, and without it they run none (the shell-running cases skip, saying so).
+ */
+export const hasBubblewrap = (await detectSandbox()).available;
+if (!hasBubblewrap) console.warn("Skipping subagent shell cases: bubblewrap cannot create a sandbox here.");
 import { createFileTools } from "../../../src/core/tools/files/create-file-tools.js";
 import { createShellTool } from "../../../src/core/tools/shell/create-shell-tool.js";
 import type { SessionOptions } from "../../../src/core/session/create-session.js";
@@ -30,7 +38,7 @@ export async function createWorkspace(): Promise<Workspace> {
     scratchDir: path.join(root, ".scratch"),
     signal: controller.signal,
     runId: "subagent-test",
-    commandRunner: createSandboxRunner({ mode: "none", workspaceRoot: root }),
+    commandRunner: createSandboxRunner({ mode: hasBubblewrap ? "bwrap" : "none", workspaceRoot: root }),
   };
   return {
     root,

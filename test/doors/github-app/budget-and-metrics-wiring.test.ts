@@ -16,7 +16,7 @@ import {
 import { createSqliteBudgetStore } from "../../../src/doors/github-app/budgets/create-sqlite-budget-store.js";
 import type { BudgetStore } from "../../../src/doors/github-app/budgets/budget-store.js";
 import { createAgentForgeApp } from "../../../src/doors/github-app/create-agent-forge-app.js";
-import { decodeGitHubTask, type GitHubTask } from "../../../src/doors/github-app/github-task.js";
+import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
 import { runGitHubTaskWorkers } from "../../../src/doors/github-app/run-github-task-workers.js";
 import type { TaskHandler } from "../../../src/doors/github-app/task-types.js";
 import {
@@ -56,7 +56,7 @@ function modelCallEnd(promptTokens: number, completionTokens: number, costUsd: n
 
 describe("budgets and metrics in the App", () => {
   let dir: string;
-  let queue: TaskQueue<GitHubTask>;
+  let queue: TaskQueue<GitHubRequest>;
   let store: BudgetStore;
   let budgets: InstallationBudgets;
   let metrics: Metrics;
@@ -66,7 +66,10 @@ describe("budgets and metrics in the App", () => {
   beforeEach(async () => {
     nock.disableNetConnect();
     dir = await mkdtemp(join(tmpdir(), "agentforge-budget-wiring-"));
-    queue = createSqliteTaskQueue({ filePath: join(dir, "queue.sqlite"), decodePayload: decodeGitHubTask });
+    queue = createSqliteTaskQueue({
+      filePath: join(dir, "queue.sqlite"),
+      decodePayload: decodeGitHubRequest,
+    });
     store = createSqliteBudgetStore(join(dir, "budgets.sqlite"));
     budgets = createInstallationBudgets({ store, limits: { tokensPerDay: 1_000, costUsdPerDay: 5 } });
     metrics = createMetrics({ queue });

@@ -9,7 +9,7 @@ import type { RunCheckpoint } from "../../../src/core/persistence/run-checkpoint
 import type { JsonValue } from "../../../src/queue/task-queue.js";
 import { exportStoredRun } from "../../../src/core/run/hand-over-run.js";
 import { readHandOver } from "../../../src/doors/github/jobs/hand-over.js";
-import { openTaskRecordStore } from "../../../src/doors/github/jobs/task-record-store.js";
+import { openJobRecordStore } from "../../../src/doors/github/jobs/job-record-store.js";
 import type { DoorLogger } from "../../../src/doors/github/github-logger.js";
 import { createHandOverWriter } from "../../../src/doors/github-app/create-hand-over-writer.js";
 
@@ -60,7 +60,7 @@ describe("createHandOverWriter", () => {
   async function setUp(status: RunCheckpoint["status"] = "running") {
     const dataDir = path.join(dir, "data");
     const store = createCheckpointStore(dataDir);
-    const record = openTaskRecordStore(dataDir, "task-1");
+    const record = openJobRecordStore(dataDir, "task-1");
     const log = await store.openCheckpointLog("run-1");
     log.record({
       runId: "run-1",

@@ -8,7 +8,7 @@ import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { createAgentForgeApp } from "../../../src/doors/github-app/create-agent-forge-app.js";
 import type { DoorLogger } from "../../../src/doors/github/github-logger.js";
-import { decodeGitHubTask, type GitHubTask } from "../../../src/doors/github-app/github-task.js";
+import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
 
@@ -71,7 +71,7 @@ export function createRecordingLogger(): DoorLogger & { lines: LoggedLine[] } {
 
 export interface AppHarness {
   readonly probot: Probot;
-  readonly queue: TaskQueue<GitHubTask>;
+  readonly queue: TaskQueue<GitHubRequest>;
   readonly logger: ReturnType<typeof createRecordingLogger>;
   /** Requests nock could not match: a request we did not expect at all. */
   readonly unmatched: string[];
@@ -84,7 +84,7 @@ export async function createAppHarness(
   const dir = await mkdtemp(join(tmpdir(), "agentforge-app-"));
   const queue = createSqliteTaskQueue({
     filePath: join(dir, "queue.sqlite"),
-    decodePayload: decodeGitHubTask,
+    decodePayload: decodeGitHubRequest,
   });
   const logger = createRecordingLogger();
   const probot = new Probot({ appId: 123, privateKey, Octokit: TestOctokit, log: pino({ level: "silent" }) });

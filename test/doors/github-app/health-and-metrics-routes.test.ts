@@ -9,7 +9,7 @@ import { Probot } from "probot";
 import { createAgentForgeApp } from "../../../src/doors/github-app/create-agent-forge-app.js";
 import { createHealthServer } from "../../../src/doors/github-app/create-health-server.js";
 import { createWebhookServer } from "../../../src/doors/github-app/create-webhook-server.js";
-import { decodeGitHubTask } from "../../../src/doors/github-app/github-task.js";
+import { decodeGitHubRequest } from "../../../src/doors/github-app/github-request.js";
 import { createMetrics } from "../../../src/observability/create-metrics.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import { createRecordingLogger, privateKey, TestOctokit } from "./github-app-test-helpers.js";
@@ -26,7 +26,7 @@ describe("health and metrics routes", () => {
       const dir = await mkdtemp(join(tmpdir(), "agentforge-health-"));
       const queue = createSqliteTaskQueue({
         filePath: join(dir, "q.sqlite"),
-        decodePayload: decodeGitHubTask,
+        decodePayload: decodeGitHubRequest,
       });
       let isClosed = false;
       const metrics = createMetrics({ queue });

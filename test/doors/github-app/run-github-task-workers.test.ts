@@ -3,14 +3,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nock from "nock";
-import { decodeGitHubTask, type GitHubTask } from "../../../src/doors/github-app/github-task.js";
+import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
 import { runGitHubTaskWorkers } from "../../../src/doors/github-app/run-github-task-workers.js";
-import type { QueuedTask } from "../../../src/doors/github-app/task-types.js";
+import type { GitHubTask } from "../../../src/doors/github-app/task-types.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import { API, createRecordingLogger, TestOctokit } from "./github-app-test-helpers.js";
 
-function taskFor(number: number): GitHubTask {
+function taskFor(number: number): GitHubRequest {
   return {
     deliveryId: `d-${number}`,
     eventName: "issue_comment.created",
@@ -40,11 +40,11 @@ async function waitUntil(check: () => Promise<boolean>): Promise<void> {
 
 describe("runGitHubTaskWorkers", () => {
   let dir: string;
-  let queue: TaskQueue<GitHubTask>;
+  let queue: TaskQueue<GitHubRequest>;
   beforeEach(async () => {
     nock.disableNetConnect();
     dir = await mkdtemp(join(tmpdir(), "agentforge-workers-"));
-    queue = createSqliteTaskQueue({ filePath: join(dir, "q.sqlite"), decodePayload: decodeGitHubTask });
+    queue = createSqliteTaskQueue({ filePath: join(dir, "q.sqlite"), decodePayload: decodeGitHubRequest });
   });
   afterEach(async () => {
     nock.cleanAll();
@@ -65,7 +65,7 @@ describe("runGitHubTaskWorkers", () => {
       installationId: 1,
       payload: taskFor(3),
     });
-    const seen: QueuedTask[] = [];
+    const seen: GitHubTask[] = [];
     const controller = new AbortController();
     const installations: number[] = [];
     const loop = runGitHubTaskWorkers({
@@ -90,7 +90,7 @@ describe("runGitHubTaskWorkers", () => {
     controller.abort();
     await loop;
     expect(installations).toEqual([1]);
-    expect(seen[0]).toMatchObject({ taskId, attempt: 1, number: 3, command: { kind: "fix" } });
+    expect(seen[0]).toMatchObject({ taskId, attempt: 1, payload: { number: 3, command: { kind: "fix" } } });
     expect((await queue.get(taskId!))?.outcome).toEqual({
       status: "pull-request-opened",
       summary: "opened #4",

@@ -14,7 +14,7 @@ import {
   createWebhookServer,
   DEFAULT_WEBHOOK_PATH,
 } from "../../../src/doors/github-app/create-webhook-server.js";
-import { decodeGitHubTask, type GitHubTask } from "../../../src/doors/github-app/github-task.js";
+import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import { examplePayload, privateKey, TestOctokit } from "./github-app-test-helpers.js";
@@ -127,7 +127,7 @@ describe("webhook server with bad input", () => {
   let server: Server;
   let port: number;
   let dir: string;
-  let queue: TaskQueue<GitHubTask>;
+  let queue: TaskQueue<GitHubRequest>;
   const goodBody = (() => {
     const payload = examplePayload("issue_comment", "created");
     payload["comment"].body = "no mention here";
@@ -138,7 +138,10 @@ describe("webhook server with bad input", () => {
     nock.disableNetConnect();
     nock.enableNetConnect("127.0.0.1");
     dir = await mkdtemp(join(tmpdir(), "agentforge-server-"));
-    queue = createSqliteTaskQueue({ filePath: join(dir, "queue.sqlite"), decodePayload: decodeGitHubTask });
+    queue = createSqliteTaskQueue({
+      filePath: join(dir, "queue.sqlite"),
+      decodePayload: decodeGitHubRequest,
+    });
     const probot = new Probot({
       appId: 1,
       privateKey,

@@ -1,4 +1,4 @@
-import type { AgentRunResult } from "../../../core/agent-run.js";
+import type { RunResult } from "../../../core/agent-run.js";
 import type { ExitReason } from "../../../core/loop/loop-events.js";
 import { REPOSITORY_CONFIG_PATH } from "../repository-config.js";
 import { formatUsage } from "./track-run-progress.js";
@@ -10,7 +10,7 @@ import type { TestRun } from "./stages/run-test-stage.js";
  * person addresses it (`mention`: the App's `@slug`, or the Action's trigger phrase).
  */
 
-type RunFigures = Pick<AgentRunResult, "usage" | "costUsd" | "turns">;
+type RunFigures = Pick<RunResult, "usage" | "costUsd" | "turns">;
 
 /** What an exit reason means for the person, and what they can do about it. */
 export function explainExitReason(
@@ -63,7 +63,7 @@ export function setupFailedMessage(command: string, outputTail: string): string 
   return `❌ The setup command \`${command}\` failed, so I did not start.\n\n${codeBlock(outputTail)}\n\nFix \`setup_commands\` in \`${REPOSITORY_CONFIG_PATH}\` on the default branch, then ask again.`;
 }
 
-export function runFailedMessage(result: AgentRunResult, mention: string): string {
+export function runFailedMessage(result: RunResult, mention: string): string {
   return `❌ ${explainExitReason(result.exitReason, result.errorMessage, mention)}\n\n${usageLine(result)}`;
 }
 
@@ -85,7 +85,7 @@ export function jobCrashedMessage(reason: string, isStopped: boolean, mention: s
 export function fixResultMessage(
   number: number,
   branch: string,
-  result: AgentRunResult,
+  result: RunResult,
   tests: TestRun,
   published: PublishFixResult,
   mention: string,
@@ -114,11 +114,11 @@ export function fixResultMessage(
   }
 }
 
-export function noPlanMessage(result: AgentRunResult, mention: string): string {
+export function noPlanMessage(result: RunResult, mention: string): string {
   return `❌ No plan came out of the run. ${explainExitReason(result.exitReason, result.errorMessage, mention)}\n\n${usageLine(result)}`;
 }
 
-export function planMessage(number: number, result: AgentRunResult, mention: string): string {
+export function planMessage(number: number, result: RunResult, mention: string): string {
   const note =
     result.exitReason === "final_answer"
       ? ""
@@ -129,7 +129,7 @@ export function planMessage(number: number, result: AgentRunResult, mention: str
 export const FORK_NOTE =
   "This pull request comes from a fork, so I only read it and answer: I cannot push to a fork's branch, and code from a fork never runs where a token could be reached.";
 
-export function answerMessage(result: AgentRunResult, mention: string, note?: string): string {
+export function answerMessage(result: RunResult, mention: string, note?: string): string {
   const answer = result.finalAnswer?.trim() || explainExitReason(result.exitReason, undefined, mention);
   return `${answer}${note === undefined ? "" : `\n\n_${note}_`}\n\n${usageLine(result)}`;
 }
@@ -141,7 +141,7 @@ export function requestPushFailedMessage(branch: string, error: string): string 
 export function requestPushedMessage(
   branch: string,
   sha: string | undefined,
-  result: AgentRunResult,
+  result: RunResult,
   tests: TestRun,
 ): string {
   const testLine =

@@ -1,4 +1,4 @@
-import type { AgentRunResult } from "../../../core/agent-run.js";
+import type { RunResult } from "../../../core/agent-run.js";
 import type { JobOutcome } from "./github-job.js";
 import { failedOutcome, type JobContext } from "./job-context.js";
 import { fixResultMessage, jobHeadings, runFailedMessage, setupFailedMessage } from "./job-messages.js";
@@ -38,7 +38,7 @@ function buildFixPrompt(context: JobContext, conversation: Conversation): string
 }
 
 /** What a job's outcome carries of its run, spent or not. */
-function spentBy(result: AgentRunResult) {
+function spentBy(result: RunResult) {
   return {
     totalTokens: result.usage.totalTokens,
     costUsd: result.costUsd,

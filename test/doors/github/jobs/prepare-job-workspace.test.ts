@@ -7,7 +7,7 @@ import type { CheckpointStore } from "../../../../src/core/persistence/create-ch
 import type { RunCheckpoint } from "../../../../src/core/persistence/run-checkpoint.js";
 import type { JobDependencies } from "../../../../src/doors/github/jobs/github-job.js";
 import { prepareJobWorkspace } from "../../../../src/doors/github/jobs/prepare-job-workspace.js";
-import { openTaskRecordStore } from "../../../../src/doors/github/jobs/task-record-store.js";
+import { openJobRecordStore } from "../../../../src/doors/github/jobs/job-record-store.js";
 import type { HandOver } from "../../../../src/doors/github/jobs/hand-over.js";
 import { inspectStoredRun } from "../../../../src/core/run/hand-over-run.js";
 import { PersistenceError } from "../../../../src/core/persistence/persistence-error.js";
@@ -54,7 +54,7 @@ describe("prepareJobWorkspace", () => {
   }
 
   async function deps(checkpoint: Partial<RunCheckpoint> | null) {
-    const record = openTaskRecordStore(dir, "task-1");
+    const record = openJobRecordStore(dir, "task-1");
     const cache = fakeCache();
     const value = {
       workspace: {
@@ -79,7 +79,7 @@ describe("prepareJobWorkspace", () => {
   }
 
   async function leaveWorkspaceOfDeadWorker(
-    record: ReturnType<typeof openTaskRecordStore>,
+    record: ReturnType<typeof openJobRecordStore>,
     runId: string | null,
   ): Promise<string> {
     const root = path.join(dir, "left");

@@ -1,4 +1,4 @@
-import type { AgentRunResult } from "../../../../core/agent-run.js";
+import type { RunResult } from "../../../../core/agent-run.js";
 import {
   openOrUpdatePullRequest,
   type PullRequestResult,
@@ -30,7 +30,7 @@ export interface PublishFixInput {
   readonly workspace: Pick<JobWorkspace, "repository" | "baseSha" | "remoteBranchSha">;
   readonly branch: string;
   readonly title: string;
-  readonly result: AgentRunResult;
+  readonly result: RunResult;
   readonly tests: TestRun;
 }
 

@@ -1,11 +1,11 @@
-import type { AgentRunResult, AgentTask } from "../../../../core/agent-run.js";
+import type { RunResult, RunInput } from "../../../../core/agent-run.js";
 import type { JobAgent } from "../github-job.js";
 import type { JobWorkspace } from "../prepare-job-workspace.js";
 import type { RunProgressTracker } from "../track-run-progress.js";
 
 /** What a job asks of the agent; the stage adds where, under which approval, and the run's id. */
 export type JobRunRequest = Omit<
-  AgentTask,
+  RunInput,
   "approvalMode" | "workspaceRoot" | "readOnlyPaths" | "signal" | "tracePath"
 >;
 
@@ -19,7 +19,7 @@ export async function runAgentStage(
   request: JobRunRequest,
   tracker: RunProgressTracker,
   signal: AbortSignal,
-): Promise<AgentRunResult> {
+): Promise<RunResult> {
   if (workspace.isResume) {
     tracker.note("resuming the run a stopped worker left");
     return agent.runner.resume(workspace.runId, { onEvent: tracker.onEvent, signal });
@@ -38,7 +38,7 @@ export async function runAgentStage(
 }
 
 /** Run endings after which nothing is published: the person is told what failed. */
-export function isFailedRun(result: Pick<AgentRunResult, "exitReason">): boolean {
+export function isFailedRun(result: Pick<RunResult, "exitReason">): boolean {
   return (
     result.exitReason === "cancelled" || result.exitReason === "model_error" || result.exitReason === "error"
   );

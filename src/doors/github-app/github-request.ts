@@ -11,7 +11,7 @@ const commandSchema = z.discriminatedUnion("kind", [
  * The durable record of one piece of work, written by intake and read by a worker. It holds
  * identifiers only, never a token: the worker asks for a fresh installation token itself.
  */
-export const githubTaskSchema = z.object({
+export const githubRequestSchema = z.object({
   deliveryId: z.string().min(1),
   /** `issue_comment.created`, `pull_request.synchronize`, ... */
   eventName: z.string().min(1),
@@ -34,11 +34,11 @@ export const githubTaskSchema = z.object({
   receivedAt: z.number(),
 });
 
-export type GitHubTask = z.output<typeof githubTaskSchema>;
-export type TaskCommand = GitHubTask["command"];
+export type GitHubRequest = z.output<typeof githubRequestSchema>;
+export type RequestCommand = GitHubRequest["command"];
 
-export function decodeGitHubTask(value: unknown): GitHubTask {
-  return githubTaskSchema.parse(value);
+export function decodeGitHubRequest(value: unknown): GitHubRequest {
+  return githubRequestSchema.parse(value);
 }
 
 /** The serialisation key: one running and one waiting task per issue or pull request. */

@@ -6,14 +6,13 @@ import { writeFileAtomic } from "../../../core/persistence/write-file-atomic.js"
 import type { JobWorkspaceRecord, JobWorkspaceStore } from "./github-job.js";
 
 /**
- * What the App remembers about a running task outside the queue, in
- * `<dataDir>/tasks/<taskId>.json` (written atomically; removed when the task ends):
- * the progress comment it is editing and the workspace its agent run works in. The run id
- * itself is read from the header of the task's trace, `<dataDir>/tasks/<taskId>.trace.jsonl`,
- * which the core writes before the first model call. A worker that picks the task up after a
- * crash uses both to resume the run in place and to close the dead worker's comment.
+ * What the App remembers about the job of a running task outside the queue, in
+ * `<dataDir>/tasks/<taskId>.json` (written atomically; removed when the task ends): the progress
+ * comment it is editing and the workspace its agent run works in, with the run's id. The run's
+ * trace is `<dataDir>/tasks/<taskId>.trace.jsonl`. A worker that picks the task up after a crash
+ * uses the record to resume the run in place and to close the dead worker's comment.
  */
-export interface TaskRecord {
+export interface JobRecord {
   readonly progressCommentId: number | null;
   readonly workspace: JobWorkspaceRecord | null;
 }
@@ -36,10 +35,10 @@ const recordSchema = z.object({
 
 const TASK_ID_PATTERN = /^[A-Za-z0-9-]{1,100}$/;
 
-export interface TaskRecordStore {
+export interface JobRecordStore {
   readonly tracePath: string;
-  load(): Promise<TaskRecord | null>;
-  update(change: Partial<TaskRecord>): Promise<void>;
+  load(): Promise<JobRecord | null>;
+  update(change: Partial<JobRecord>): Promise<void>;
   remove(): Promise<void>;
   /** The workspace half, in the shape the jobs use. */
   readonly workspaceStore: JobWorkspaceStore;
@@ -49,12 +48,12 @@ export function tasksDirOf(dataDir: string): string {
   return path.join(dataDir, "tasks");
 }
 
-export function openTaskRecordStore(dataDir: string, taskId: string): TaskRecordStore {
+export function openJobRecordStore(dataDir: string, taskId: string): JobRecordStore {
   if (!TASK_ID_PATTERN.test(taskId)) throw new Error(`not a usable task id: ${JSON.stringify(taskId)}`);
   const directory = tasksDirOf(dataDir);
   const file = path.join(directory, `${taskId}.json`);
 
-  async function load(): Promise<TaskRecord | null> {
+  async function load(): Promise<JobRecord | null> {
     let text: string;
     try {
       text = await readFile(file, "utf8");
@@ -66,7 +65,7 @@ export function openTaskRecordStore(dataDir: string, taskId: string): TaskRecord
     return parsed.success ? parsed.data : null;
   }
 
-  async function update(change: Partial<TaskRecord>): Promise<void> {
+  async function update(change: Partial<JobRecord>): Promise<void> {
     const current = (await load()) ?? { progressCommentId: null, workspace: null };
     await ensurePrivateDir(directory);
     await writeFileAtomic(file, `${JSON.stringify({ ...current, ...change })}\n`);
