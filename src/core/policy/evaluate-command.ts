@@ -7,6 +7,7 @@ import {
   type CommandPart,
 } from "./command-classification.js";
 import { decideApproval, shellAction } from "./decide-approval.js";
+import { createCommandLocation } from "./command-location.js";
 import { judgeScript } from "./judge-script.js";
 import { loadBashParser, type BashParser } from "./load-bash-parser.js";
 
@@ -14,6 +15,14 @@ export interface EvaluateCommandOptions {
   readonly approvalMode: ApprovalMode;
   /** Operator and repository prefixes such as `npm test`; entries that are not plain words are ignored. */
   readonly allowPrefixes: readonly string[];
+  /** Where the command runs; defaults to the current directory as both root and folder. */
+  readonly place?: CommandPlace;
+}
+
+/** The workspace a command may change, and the folder it starts in (the workspace root by default). */
+export interface CommandPlace {
+  readonly workspaceRoot: string;
+  readonly cwd?: string;
 }
 
 /** Prefixes come from config and repeat on every call; parsing them once keeps a decision cheap. */
@@ -27,7 +36,7 @@ const SUGGESTIONS = {
   dangerous:
     "This command is destructive and is refused; do the task with narrower commands inside the workspace.",
   unparseable:
-    "Write the command with a literal command name and without eval, computed command strings or arithmetic on variables, so that it can be checked.",
+    "Write the command so that it can be checked: a literal command name, `$( … )` rather than backquotes, no eval, arithmetic or array subscripts on variables, and paths that are literal and inside the workspace.",
 } as const;
 
 /** Decides a shell command: parse it, judge every part, then look the worst part up in the approval table. */
@@ -53,6 +62,7 @@ export function judgeCommandLine(
   parser: BashParser,
   command: string,
   allowPrefixStrings: readonly string[],
+  place: CommandPlace = { workspaceRoot: process.cwd() },
 ): CommandJudgement {
   const allowPrefixes = allowPrefixStrings.flatMap((prefix) => {
     const parsed = parsedPrefixes.get(prefix) ?? parseAllowPrefix(parser, prefix);
@@ -74,7 +84,14 @@ export function judgeCommandLine(
               reason: `is longer than ${MAX_COMMAND_LENGTH} characters, too long to judge`,
             },
           ]
-        : judgeScript(command, { parser, allowPrefixes, depth: 0, inheritedAssignments: [] });
+        : judgeScript(command, {
+            parser,
+            allowPrefixes,
+            depth: 0,
+            inheritedAssignments: [],
+            dialect: "bash",
+            location: createCommandLocation(place.workspaceRoot, place.cwd),
+          });
   const worst = findWorstPart(parts) as CommandPart;
   if (worst.classification === "safe" && parts.length > 1) {
     return {
@@ -105,7 +122,7 @@ export function evaluateCommandWith(
   command: string,
   options: EvaluateCommandOptions,
 ): CommandDecision {
-  const judgement = judgeCommandLine(parser, command, options.allowPrefixes);
+  const judgement = judgeCommandLine(parser, command, options.allowPrefixes, options.place);
   const decision = decideApproval(options.approvalMode, shellAction(judgement.classification));
   return {
     decision,

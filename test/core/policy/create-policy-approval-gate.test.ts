@@ -147,11 +147,15 @@ describe("createPolicyApprovalGate: confirmation", () => {
 });
 
 describe("createPolicyApprovalGate: kinds of action", () => {
-  const gate = createPolicyApprovalGate({
-    approvalMode: "never",
-    allowPrefixes: ["npm test"],
-    workspaceRoot: workspace,
-  });
+  // Built on first use: the workspace exists only once beforeAll has run.
+  const gate = {
+    decide: (request: ApprovalRequest) =>
+      createPolicyApprovalGate({
+        approvalMode: "never",
+        allowPrefixes: ["npm test"],
+        workspaceRoot: workspace,
+      }).decide(request),
+  };
 
   it("approves reads and read-only MCP tools, refuses mutating MCP tools and network in never", async () => {
     expect((await gate.decide({ toolName: "read_file", kind: "read" })).allowed).toBe(true);
