@@ -60,15 +60,28 @@ export function checkHereDocument(
   }
   const body = node.children.find((child) => child.type === "heredoc_body");
   const end = node.children.find((child) => child.type === "heredoc_end");
-  const treeBodyStart = body?.startIndex ?? bodyStart;
-  const treeBodyEnd = body?.endIndex ?? bodyStart;
   const endText = source.slice(endLineStart).split("\n")[0] ?? "";
+  // With `<<-` bash strips leading tabs; the parser leaves them out of the body's first line
+  // and puts those of the end line into the body, which means the same.
+  const firstTabs = stripTabs ? (/^\t*/.exec(source.slice(bodyStart))?.[0].length ?? 0) : 0;
+  const endTabs = endText.length - word.length;
+  const treeBodyStart = body?.startIndex ?? bodyStart;
+  const treeBodyEnd = body?.endIndex ?? endLineStart;
   if (
-    treeBodyStart !== bodyStart ||
-    treeBodyEnd !== endLineStart ||
+    treeBodyStart < bodyStart ||
+    treeBodyStart > bodyStart + firstTabs ||
+    treeBodyEnd < endLineStart ||
+    treeBodyEnd > endLineStart + endTabs ||
     end === undefined ||
     end.endIndex !== endLineStart + endText.length ||
-    end.text.replace(/^\t+/, "") !== word
+    end.text.replace(/^\t+/, "") !== word ||
+    node.children.some(
+      (child) =>
+        child.isNamed &&
+        child.startIndex > lineEnd &&
+        child.endIndex <= endLineStart &&
+        child.type !== "heredoc_body",
+    )
   ) {
     return "has a here-document whose end the parser reads differently from bash";
   }

@@ -39,7 +39,7 @@ export function checkLeafText(type: string, text: string, context: LeafContext):
         ? /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9a-zA-Z@_]+)?)$/.test(text)
           ? undefined
           : "is not a number bash reads the same way"
-        : /^[0-9]+$/.test(text)
+        : /^-?[0-9]+$/.test(text)
           ? undefined
           : "is not a plain number";
     case "variable_name":

@@ -125,6 +125,13 @@ function visit(node: BashNode, walk: Walk, context: LeafContext, insideSubstitut
       problems.push(refuse(describe(node, walk, refusedToken)));
       return;
     }
+    if (
+      child.type === "$" &&
+      node.children.some((other) => other.type === "string" && other.startIndex === child.endIndex)
+    ) {
+      problems.push(refuse(describe(node, walk, REFUSED_TOKENS.get('$"') ?? "")));
+      return;
+    }
     if (!rule.tokens.has(child.type) || !isTokenText(child, node)) {
       problems.push(
         refuse(

@@ -78,6 +78,12 @@ const WRITERS: ReadonlyMap<string, WriterRule> = new Map<string, WriterRule>([
   ["chgrp", { table: OPTION_TABLES.chgrp, kind: always("overwrites"), targets: afterModeOrOwner }],
 ]);
 
+const CHMOD_WITH_DASH_MODE: WriterRule = {
+  table: OPTION_TABLES.chmod,
+  kind: always("overwrites"),
+  targets: operands,
+};
+
 /** chmod, chown and chgrp take a mode or owner first, unless `--reference` gives it. */
 function afterModeOrOwner(parsed: ParsedArguments): readonly ShellWord[] {
   return findOption(parsed, ["--reference"]) === undefined ? parsed.operands.slice(1) : parsed.operands;
@@ -115,16 +121,14 @@ export function describeWriteTargets(
   if (name === "rsync") {
     return describeRsyncTargets(args, location, appendsArguments);
   }
-  const rule = WRITERS.get(name);
+  const isDashMode = (word: ShellWord): boolean =>
+    name === "chmod" && word.isLiteral && DASH_MODE.test(word.value) && !/^-[Rcfv]+$/.test(word.value);
+  const words = args.filter((word) => !isDashMode(word));
+  // With a mode such as `-w` taken out of the options, every operand is a file.
+  const rule = words.length < args.length ? CHMOD_WITH_DASH_MODE : WRITERS.get(name);
   if (rule === undefined) {
     return undefined;
   }
-  const words =
-    name === "chmod"
-      ? args.filter(
-          (word) => !(word.isLiteral && DASH_MODE.test(word.value) && !/^-[Rcfv]+$/.test(word.value)),
-        )
-      : args;
   const parsed = parseOptions(name, words, rule.table);
   if (!parsed.success) {
     // Creating files cannot destroy anything; for the others an unreadable argument may be any target.
@@ -272,7 +276,7 @@ function describeRsyncTargets(
       removesSources = true;
     }
     if (RSYNC_VALUE_OPTIONS.has(option ?? "")) {
-      const value = attached !== undefined ? { ...word, value: attached } : args[index + 1];
+      const value = attached !== undefined ? { ...word, value: attached, source: attached } : args[index + 1];
       if (attached === undefined) {
         index += 1;
       }

@@ -55,6 +55,12 @@ export function judgeEvaluatingBuiltin(
     case "eval":
       return judgeCodeWords("eval", args, "evaluates its arguments as shell code");
     case "trap": {
+      const computed = args.find((word) => !word.isLiteral);
+      if (computed !== undefined) {
+        return unparseable(
+          `sets a command that bash runs on a signal (\`trap\`), and \`${computed.source}\` is computed at run time`,
+        );
+      }
       const parsed = parseOptions("trap", args, optionTable("lp", ""), { stopAtFirstOperand: true });
       const handler = parsed.success ? args[parsed.value.restIndex] : args[0];
       return handler === undefined || !parsed.success || parsed.value.options.length > 0

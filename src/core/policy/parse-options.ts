@@ -92,7 +92,8 @@ export function parseOptions(
       operands.push(...words.slice(index + 1));
       return { success: true, value: { options, operands, restIndex: index + 1 } };
     }
-    const isNumeric = /^-[0-9]+$/.test(text);
+    // `-5` is an operand (a negative number) unless the table takes numbers or declares the digit (`xargs -0`).
+    const isNumeric = /^-[0-9]+$/.test(text) && !table.short.has(text.charAt(1));
     if (
       !text.startsWith("-") ||
       text === "-" ||

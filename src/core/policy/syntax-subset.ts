@@ -79,6 +79,7 @@ const EXPANSION_OPERATORS = [
   ":",
   "!",
   "@",
+  "*",
   "A",
   "E",
   "K",

@@ -53,7 +53,9 @@ function readShellInvocation(args: readonly ShellWord[]): ShellInvocation {
       index += 1;
       continue;
     }
-    if (/^[-+]o$/.test(value)) {
+    if (/^[-+][ceuxvfn]*o$/.test(value)) {
+      // `-o NAME`, also at the end of a cluster (`-euo pipefail`).
+      hasCommandString ||= value.startsWith("-") && value.includes("c");
       const setting = args[index + 1];
       if (setting === undefined || !setting.isLiteral || !HARMLESS_SET_OPTIONS.has(setting.value)) {
         return { mode: "unmodelled", option: `${value} ${setting?.source ?? ""}`.trim() };
