@@ -119,9 +119,10 @@ function judgeProgram(
   }
   const unwrapped = unwrapCommand(baseName, args);
   if (unwrapped.kind !== "not_wrapper" && options.appendsArguments) {
+    // `xargs sh -c`, `xargs env`, `xargs find …`: what runs comes from the input, unseen.
     return {
       verdict: {
-        classification: "not_allowlisted",
+        classification: "unparseable",
         reason: `gets arguments from its input through xargs, and \`${baseName}\` would run whatever command they name`,
       },
       nested: [],

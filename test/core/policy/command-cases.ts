@@ -311,8 +311,6 @@ export const NOT_ALLOWLISTED_CASES = group(
     "ls() { rm -rf x; }; ls",
     "coproc ls",
     "cat x | tee out",
-    "xargs sh -c 'rm x'",
-    "echo rm | xargs env",
     "kill 123",
     "history -c",
     "crontab -l",
@@ -320,7 +318,6 @@ export const NOT_ALLOWLISTED_CASES = group(
     "chmod -R 777 src",
     "git push --force origin main",
     "npm testx && npm test",
-    "ls | xargs find",
     "ls | xargs sort",
     "time -o out ls",
     "ionice -p 1",
@@ -401,6 +398,10 @@ export const UNPARSEABLE_CASES = group("unparseable", { never: R, "on-request": 
   "let x=1",
   "echo x | sh",
   "declare -n ref=PATH",
+  // Were not_allowlisted: a wrapper given arguments by xargs runs a command its input names.
+  "xargs sh -c 'rm x'",
+  "echo rm | xargs env",
+  "ls | xargs find",
   // Was approved: backquote substitution is outside the modelled subset.
   "echo `pwd`",
 ]);

@@ -110,6 +110,8 @@ export const EVALUATING_BUILTIN_CASES = [
     ["echo ls | sh", "pipes the output of an earlier command into `sh`"],
     ["bash <<< ls", "feeds a here-document or here-string to `bash`"],
     ["sh <<EOF\nls\nEOF", "feeds a here-document or here-string to `sh`"],
+    ["echo a | xargs -I{} sh -c 'cat {}'", "through `xargs`"],
+    ["echo rm | xargs env", "`env` would run whatever command they name"],
   ]),
 ];
 
@@ -243,7 +245,6 @@ export const WRITING_OPTION_CASES = cases("not_allowlisted", [
   ["nohup ls", "`nohup.out`"],
   ["echo a | xargs sort", "gets extra arguments from its input through xargs"],
   ["echo o | xargs -I Z sort -Z out f", "through `xargs`", "computed at run time"],
-  ["echo a | xargs -I{} sh -c 'cat {}'", "through `xargs`"],
 ]);
 
 /** An allow prefix matches only the command as written. */
