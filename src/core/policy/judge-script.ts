@@ -2,7 +2,7 @@ import { findWorstVerdict, type CommandPart, type Verdict } from "./command-clas
 import { checkSyntaxSubset } from "./check-syntax-subset.js";
 import type { CommandLocation } from "./command-location.js";
 import { judgeRedirect, REDIRECT_TYPES, type RedirectCallbacks } from "./judge-redirect.js";
-import { judgeWords } from "./judge-words.js";
+import { DIRECTORY_WORD, judgeWords } from "./judge-words.js";
 import type { BashNode, BashParser } from "./load-bash-parser.js";
 import {
   describeDownloadedScript,
@@ -75,6 +75,8 @@ export function judgeScript(script: string, context: ScriptContext): CommandPart
 class ScriptWalker {
   private readonly parts: CommandPart[] = [];
   private readonly functionNames: Set<string>;
+  /** Somewhere in the line the folder may change (`cd`, `pushd`, `popd`, also as plain text). */
+  private readonly changesDirectory: boolean;
   private location: CommandLocation;
   private readonly callbacks: RedirectCallbacks = {
     onSubstitution: (node) => this.walkNamedChildren(node),
@@ -88,6 +90,7 @@ class ScriptWalker {
     private readonly source: string,
   ) {
     this.location = context.location;
+    this.changesDirectory = DIRECTORY_WORD.test(source);
     // A definition needs `()` or the `function` keyword; skip the tree search when neither is there.
     this.functionNames = /\(\s*\)|\bfunction\b/.test(root.text)
       ? new Set(
@@ -136,6 +139,10 @@ class ScriptWalker {
     if (node.isError || node.isMissing) {
       this.addPart(node, [], { classification: "unparseable", reason: "could not be parsed as shell" });
       return;
+    }
+    if (node.type === "while_statement" && DIRECTORY_WORD.test(node.text)) {
+      // A later round runs after the `cd` of an earlier one.
+      this.forgetDirectory("the folder changes inside a loop");
     }
     if (CONTAINER_TYPES.has(node.type)) {
       if (node.type === "compound_statement" && node.children[0]?.type === "((") {
@@ -287,6 +294,7 @@ class ScriptWalker {
         {
           allowPrefixes: this.context.allowPrefixes,
           functionNames: this.functionNames,
+          scriptChangesDirectory: this.changesDirectory,
           judgeScript: (nestedScript) =>
             judgeScript(nestedScript.script, {
               ...this.context,
@@ -336,6 +344,10 @@ class ScriptWalker {
 
   private judgeLoopOrCase(node: BashNode): void {
     const problems: Verdict[] = [];
+    if (node.type === "for_statement" && DIRECTORY_WORD.test(node.text)) {
+      // A later round runs after the `cd` of an earlier one.
+      this.forgetDirectory("the folder changes inside a loop");
+    }
     node.children.forEach((child, index) => {
       if (!child.isNamed) {
         return;
@@ -359,11 +371,23 @@ class ScriptWalker {
     }
   }
 
+  /** The body is judged where it may be called: after any `cd` of the command line. */
   private judgeFunctionDefinition(node: BashNode): void {
     this.addPart(node, [], judgeFunctionDefinition(node));
     const body = node.childForFieldName("body");
     if (body !== null) {
+      const location = this.location;
+      if (this.changesDirectory) {
+        this.forgetDirectory("a function may be called after a `cd`");
+      }
       this.walkStatement(body);
+      this.location = location;
+    }
+  }
+
+  private forgetDirectory(reason: string): void {
+    if (this.location.cwd.kind === "known") {
+      this.location = { ...this.location, cwd: { kind: "unknown", reason } };
     }
   }
 
@@ -405,7 +429,12 @@ class ScriptWalker {
     }
     const judgement = judgeWords(
       words,
-      { allowPrefixes: [], functionNames: this.functionNames, judgeScript: () => [] },
+      {
+        allowPrefixes: [],
+        functionNames: this.functionNames,
+        judgeScript: () => [],
+        scriptChangesDirectory: false,
+      },
       { assignmentNames: [], appendsArguments: false, location: this.location },
     );
     this.addPart(

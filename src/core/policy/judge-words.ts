@@ -17,6 +17,8 @@ export interface JudgeWordsContext {
   readonly functionNames: ReadonlySet<string>;
   /** Parses and judges a command string run by `bash -c`, `eval` or `trap`. */
   readonly judgeScript: (script: NestedScript) => CommandPart[];
+  /** The command line changes its folder somewhere (`cd`, `pushd`, `popd`). */
+  readonly scriptChangesDirectory: boolean;
 }
 
 export interface NestedScript {
@@ -48,6 +50,12 @@ export interface WordsJudgement {
 
 const NOT_ALLOWED = "is not on the read-only allowlist or the allowed prefixes";
 const DIRECTORY_CHANGERS = new Set(["cd", "pushd", "popd"]);
+/** Text that may change the shell's folder when run (a conservative look at code in a string). */
+export const DIRECTORY_WORD = /\b(cd|pushd|popd)\b/;
+const UNKNOWN_AFTER_CALL: CommandLocation["cwd"] = {
+  kind: "unknown",
+  reason: "a function of this command line, which may change the folder, ran before it",
+};
 
 /**
  * Judges one simple command from its words: danger and write targets first, then builtins that
@@ -102,20 +110,39 @@ function judgeProgram(
         reason: `calls the shell function \`${name}\` defined in this command line`,
       },
       nested: [],
+      ...(context.scriptChangesDirectory ? { directoryChange: UNKNOWN_AFTER_CALL } : {}),
     };
   }
   const evaluating = judgeEvaluatingBuiltin(baseName, args);
   if (evaluating !== undefined) {
+    // trap and alias code runs later, perhaps after a `cd`; eval and source run now, in this shell.
+    const runsLater = baseName === "trap" || baseName === "alias";
     const nested = evaluating.scripts.flatMap((script) =>
       context.judgeScript({
         script: script.text,
         via: script.via,
         assignmentNames: options.assignmentNames,
         dialect: "bash",
-        location: options.location,
+        location:
+          runsLater && context.scriptChangesDirectory
+            ? {
+                ...options.location,
+                cwd: { kind: "unknown", reason: `\`${baseName}\` code runs after a \`cd\`` },
+              }
+            : options.location,
       }),
     );
-    return { verdict: evaluating.verdict, nested };
+    const changesDirectory =
+      baseName === "source" ||
+      baseName === "." ||
+      evaluating.scripts.some((script) => !runsLater && DIRECTORY_WORD.test(script.text));
+    return {
+      verdict: evaluating.verdict,
+      nested,
+      ...(changesDirectory
+        ? { directoryChange: { kind: "unknown", reason: `\`${baseName}\` may have changed the folder` } }
+        : {}),
+    };
   }
   const unwrapped = unwrapCommand(baseName, args);
   if (unwrapped.kind !== "not_wrapper" && options.appendsArguments) {
@@ -235,7 +262,8 @@ function directoryAfter(
     return { kind: "unknown", reason: `\`${name}\` changed the folder` };
   }
   const operands = args.filter((word) => !(word.isLiteral && /^-[LPe@]+$/.test(word.value)));
-  return changeDirectory(location, operands[0]);
+  const target = operands[0]?.isLiteral === true && operands[0].value === "--" ? operands[1] : operands[0];
+  return changeDirectory(location, target);
 }
 
 function judgePlainCommand(

@@ -102,6 +102,15 @@ export const UNKNOWN_TARGET_CASES = cases("unparseable", [
   ["cd /tmp; cd /work/ws; rm ../x", "relative to a folder that is not known"],
   // `cd ..` might run from the root: the folders a `cd` may lead to are all kept.
   ["cd src && cd .. && rm x", "`cd ..` left the workspace"],
+  // Code that runs later, or in a loop, runs after a `cd` that comes after it in the text.
+  ["f() { rm x; }; cd /; f", "a function may be called after a `cd`"],
+  ["f() { cd /; }; f; rm x", "a function of this command line, which may change the folder, ran before it"],
+  ["for i in 1 2; do rm x; cd /; done", "the folder changes inside a loop"],
+  ["while true; do rm x; cd /; done", "the folder changes inside a loop"],
+  ["eval 'cd /'; rm x", "`eval` may have changed the folder"],
+  ["source f; rm x", "`source` may have changed the folder"],
+  ["trap 'rm x' EXIT; cd /", "`trap` code runs after a `cd`"],
+  ["alias r='rm x'; cd /", "`alias` code runs after a `cd`"],
   ["env -C /srv rm -rf x", "relative to a folder that is not known"],
   ["bash -c 'cd /; rm -rf x'", "left the workspace"],
   ["find ~/x -execdir rm x \\;", "relative to a folder that is not known"],
@@ -135,4 +144,5 @@ export const INSIDE_CASES = cases("not_allowlisted", [
   ['mkdir "$d"', ""],
   ["touch a b", ""],
   ["env -C src rm x", ""],
+  ["cd -- src && rm x", ""],
 ]);
