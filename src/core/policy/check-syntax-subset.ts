@@ -215,8 +215,13 @@ function checkGap(gap: string, source: string, start: number, rule: GapRule): st
     }
     if (character === "\\" && gap.charAt(index + 1) === "\n") {
       const before = start + index > 0 ? source.charAt(start + index - 1) : "\n";
+      const after = source.charAt(start + index + 2);
       if (!/[ \t\n;|&]/.test(before)) {
         return "continues a line right after a word (a backslash before a newline), which bash joins into the word but the parser splits";
+      }
+      // After an operator, bash joins what follows into it (`&\⏎>f` is `&>f`).
+      if (/[;|&]/.test(before) && /[;|&<>(]/.test(after)) {
+        return "continues a line between two operator characters, which bash joins into one operator";
       }
       index += 1;
       continue;

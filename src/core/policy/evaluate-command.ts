@@ -72,26 +72,16 @@ export function judgeCommandLine(
     return parsed.success ? [parsed.value] : [];
   });
   const trimmed = command.trim();
-  const parts: CommandPart[] =
-    trimmed === ""
-      ? [{ command, words: [], classification: "unparseable", reason: "is empty" }]
-      : command.length > MAX_COMMAND_LENGTH
-        ? [
-            {
-              command: `${trimmed.slice(0, 80)}…`,
-              words: [],
-              classification: "unparseable",
-              reason: `is longer than ${MAX_COMMAND_LENGTH} characters, too long to judge`,
-            },
-          ]
-        : judgeScript(command, {
-            parser,
-            allowPrefixes,
-            depth: 0,
-            inheritedAssignments: [],
-            dialect: "bash",
-            location: createCommandLocation(place.workspaceRoot, place.cwd),
-          });
+  const parts = judgeParts(command, trimmed, () =>
+    judgeScript(command, {
+      parser,
+      allowPrefixes,
+      depth: 0,
+      inheritedAssignments: [],
+      dialect: "bash",
+      location: createCommandLocation(place.workspaceRoot, place.cwd),
+    }),
+  );
   const worst = findWorstPart(parts) as CommandPart;
   if (worst.classification === "safe" && parts.length > 1) {
     return {
@@ -114,6 +104,29 @@ export function judgeCommandLine(
     summary: `${subject} ${worst.reason}`,
     ...(suggestion === undefined ? {} : { suggestion }),
   };
+}
+
+/** A command line refused before parsing, or the parts of its script. */
+function judgeParts(command: string, trimmed: string, judge: () => CommandPart[]): CommandPart[] {
+  const refuse = (shown: string, reason: string): CommandPart[] => [
+    { command: shown, words: [], classification: "unparseable", reason },
+  ];
+  if (trimmed === "") {
+    return refuse(command, "is empty");
+  }
+  if (command.includes("\u0000")) {
+    return refuse(
+      trimmed.replaceAll("\u0000", "\\0"),
+      "contains a NUL character, where bash stops reading the command line",
+    );
+  }
+  if (command.length > MAX_COMMAND_LENGTH) {
+    return refuse(
+      `${trimmed.slice(0, 80)}…`,
+      `is longer than ${MAX_COMMAND_LENGTH} characters, too long to judge`,
+    );
+  }
+  return judge();
 }
 
 /** The synchronous core of `evaluateCommand`, for callers that already hold a parser. */

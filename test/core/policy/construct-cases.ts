@@ -124,6 +124,8 @@ export const MISREAD_CASES = cases("unparseable", [
   ["x=a; echo ${x%%$(id)}", "`$`"],
   ["sort -\\\no out f", "continues a line right after a word"],
   ["ec\\\nho hi", "continues a line right after a word"],
+  ["ls &\\\n>f", "between two operator characters"],
+  ["ls; echo a\u0000; rm x", "NUL character"],
   ['echo "a\\\nb"', "continues a line inside a double-quoted string"],
   ["echo $'a\\\nb'", "escape"],
   ["echo $'\\u0072'", "`\\u`"],
@@ -273,6 +275,7 @@ export const PREFIX_CASES = [
 export const APPROVED_CASES = cases("safe", [
   ["ls \\\n  -l", "is read-only"],
   ["ls;\\\nls", "read-only"],
+  ["ls &&\\\n  pwd |\\\n  cat", "read-only"],
   ["cat <<'EOF'\n$(rm -rf x)\n`id`\nEOF", "is read-only"],
   ['cat <<"EOF"\n$(rm -rf x)\nEOF', "is read-only"],
   ["cat <<EOF\nhello $USER ${HOME} $1\nEOF", "is read-only"],
