@@ -17,6 +17,7 @@ import {
   judgeDeclarationCommand,
   judgeUnsetCommand,
 } from "./judge-variable-statements.js";
+import { readBracketTest } from "./read-bracket-test.js";
 import { readCommandNode } from "./read-command-node.js";
 import { judgeSubscript, scanWord } from "./scan-word.js";
 import { evaluateWord, type ShellWord } from "./shell-word.js";
@@ -400,17 +401,8 @@ class ScriptWalker {
       );
       return;
     }
-    // `[ … ]` is the builtin `[` with words as arguments; read it as that command.
-    const asCommand = `[${node.text.slice(1)}`;
-    const parts = this.context.parser.parse(`command ${asCommand}`, (root) => {
-      const command = root.namedChildren[0];
-      if (root.hasError || root.namedChildren.length !== 1 || command?.type !== "command") {
-        return undefined;
-      }
-      const reading = readCommandNode(command);
-      return reading.args.length === 0 ? undefined : reading;
-    });
-    if (parts === undefined) {
+    const read = readBracketTest(this.context.parser, node.text);
+    if (read === undefined) {
       this.addPart(node, [], {
         classification: "unparseable",
         reason: "is a `[` test the policy cannot read as words",
@@ -419,13 +411,12 @@ class ScriptWalker {
     }
     const problems: Verdict[] = this.scanChildren(node);
     const words: ShellWord[] = [];
-    for (const arg of parts.args) {
-      const evaluated = evaluateWord(arg);
-      if (!evaluated.success) {
+    for (const evaluated of read) {
+      if (evaluated.success) {
+        words.push(evaluated.value);
+      } else {
         problems.push({ classification: "unparseable", reason: evaluated.error });
-        continue;
       }
-      words.push(evaluated.value);
     }
     const judgement = judgeWords(
       words,
