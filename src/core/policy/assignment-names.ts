@@ -44,3 +44,20 @@ export function isHarmlessAssignmentName(name: string): boolean {
 export function isSensitiveAssignmentName(name: string): boolean {
   return SENSITIVE_PATTERNS.some((pattern) => pattern.test(name));
 }
+
+/**
+ * Names a command line may assign as plain shell variables (`x=1`, `read x`, `for x in …`).
+ * Every variable bash itself reads (IFS, PATH, PS4, BASH_ENV, SHELLOPTS, POSIXLY_CORRECT, …)
+ * is upper case, and lower-case names are not in the sandbox's environment, so assigning one
+ * changes nothing but the variable; the harmless upper-case names are allowed too.
+ */
+export function isAssignableName(name: string): boolean {
+  return (
+    (/^[a-z_][a-z0-9_]*$/.test(name) && !isSensitiveAssignmentName(name)) || isHarmlessAssignmentName(name)
+  );
+}
+
+/** Variables whose value bash itself expands or runs as code: prompts, PROMPT_COMMAND, startup files. */
+export function isCodeVariableName(name: string): boolean {
+  return /^(PS[0-4]|PROMPT_COMMAND|BASH_ENV|ENV)$/.test(name);
+}

@@ -132,7 +132,12 @@ async function judgeRequest(
           suggestion: "Name the command so that it can be checked.",
         };
       }
-      const command = judgeCommandLine(await loadBashParser(), request.command, options.allowPrefixes);
+      // The sandbox mounts the workspace at the path it is given, so that path is what commands see.
+      const workspaceRoot = path.resolve(options.workspaceRoot);
+      const command = judgeCommandLine(await loadBashParser(), request.command, options.allowPrefixes, {
+        workspaceRoot,
+        ...(request.cwd === undefined ? {} : { cwd: path.resolve(workspaceRoot, request.cwd) }),
+      });
       return {
         action: shellAction(command.classification),
         reason: command.summary,

@@ -52,8 +52,35 @@ export function describeDownloadIntoShell(pipeline: BashNode): Verdict | undefin
         reason: `pipes a download from \`${downloader}\` into \`${name}\`, running code from the network`,
       };
     }
+    if (runsInput && SHELLS.has(name)) {
+      // The commands are in this line, but as data the policy does not parse (`echo 'rm -rf ~' | sh`).
+      return {
+        classification: "unparseable",
+        reason: `pipes the output of an earlier command into \`${name}\`, which runs it as shell commands the policy cannot see`,
+      };
+    }
   }
   return undefined;
+}
+
+/** `sh <<EOF`, `bash <<< 'cmd'`: a shell running text of this line that the policy does not parse. */
+export function describeShellReadingInput(
+  words: readonly ShellWord[],
+  redirects: readonly BashNode[],
+): Verdict[] {
+  const effective = findEffectiveCommand(words);
+  const name = baseName(effective[0]?.value ?? "");
+  const feedsInput = redirects.some(
+    (redirect) => redirect.type === "heredoc_redirect" || redirect.type === "herestring_redirect",
+  );
+  return SHELLS.has(name) && feedsInput && shellReadsStandardInput(effective.slice(1))
+    ? [
+        {
+          classification: "unparseable",
+          reason: `feeds a here-document or here-string to \`${name}\`, which runs it as shell commands the policy cannot see`,
+        },
+      ]
+    : [];
 }
 
 function readWords(command: BashNode): ShellWord[] {

@@ -7,6 +7,7 @@ import {
   type CommandPart,
 } from "./command-classification.js";
 import { decideApproval, shellAction } from "./decide-approval.js";
+import { createCommandLocation } from "./command-location.js";
 import { judgeScript } from "./judge-script.js";
 import { loadBashParser, type BashParser } from "./load-bash-parser.js";
 
@@ -14,6 +15,14 @@ export interface EvaluateCommandOptions {
   readonly approvalMode: ApprovalMode;
   /** Operator and repository prefixes such as `npm test`; entries that are not plain words are ignored. */
   readonly allowPrefixes: readonly string[];
+  /** Where the command runs; defaults to the current directory as both root and folder. */
+  readonly place?: CommandPlace;
+}
+
+/** The workspace a command may change, and the folder it starts in (the workspace root by default). */
+export interface CommandPlace {
+  readonly workspaceRoot: string;
+  readonly cwd?: string;
 }
 
 /** Prefixes come from config and repeat on every call; parsing them once keeps a decision cheap. */
@@ -27,7 +36,7 @@ const SUGGESTIONS = {
   dangerous:
     "This command is destructive and is refused; do the task with narrower commands inside the workspace.",
   unparseable:
-    "Write the command with a literal command name and without eval, computed command strings or arithmetic on variables, so that it can be checked.",
+    "Write the command so that it can be checked: a literal command name, `$( … )` rather than backquotes, no eval, arithmetic or array subscripts on variables, and paths that are literal and inside the workspace.",
 } as const;
 
 /** Decides a shell command: parse it, judge every part, then look the worst part up in the approval table. */
@@ -53,6 +62,7 @@ export function judgeCommandLine(
   parser: BashParser,
   command: string,
   allowPrefixStrings: readonly string[],
+  place: CommandPlace = { workspaceRoot: process.cwd() },
 ): CommandJudgement {
   const allowPrefixes = allowPrefixStrings.flatMap((prefix) => {
     const parsed = parsedPrefixes.get(prefix) ?? parseAllowPrefix(parser, prefix);
@@ -62,19 +72,16 @@ export function judgeCommandLine(
     return parsed.success ? [parsed.value] : [];
   });
   const trimmed = command.trim();
-  const parts: CommandPart[] =
-    trimmed === ""
-      ? [{ command, words: [], classification: "unparseable", reason: "is empty" }]
-      : command.length > MAX_COMMAND_LENGTH
-        ? [
-            {
-              command: `${trimmed.slice(0, 80)}…`,
-              words: [],
-              classification: "unparseable",
-              reason: `is longer than ${MAX_COMMAND_LENGTH} characters, too long to judge`,
-            },
-          ]
-        : judgeScript(command, { parser, allowPrefixes, depth: 0, inheritedAssignments: [] });
+  const parts = judgeParts(command, trimmed, () =>
+    judgeScript(command, {
+      parser,
+      allowPrefixes,
+      depth: 0,
+      inheritedAssignments: [],
+      dialect: "bash",
+      location: createCommandLocation(place.workspaceRoot, place.cwd),
+    }),
+  );
   const worst = findWorstPart(parts) as CommandPart;
   if (worst.classification === "safe" && parts.length > 1) {
     return {
@@ -99,13 +106,36 @@ export function judgeCommandLine(
   };
 }
 
+/** A command line refused before parsing, or the parts of its script. */
+function judgeParts(command: string, trimmed: string, judge: () => CommandPart[]): CommandPart[] {
+  const refuse = (shown: string, reason: string): CommandPart[] => [
+    { command: shown, words: [], classification: "unparseable", reason },
+  ];
+  if (trimmed === "") {
+    return refuse(command, "is empty");
+  }
+  if (command.includes("\u0000")) {
+    return refuse(
+      trimmed.replaceAll("\u0000", "\\0"),
+      "contains a NUL character, where bash stops reading the command line",
+    );
+  }
+  if (command.length > MAX_COMMAND_LENGTH) {
+    return refuse(
+      `${trimmed.slice(0, 80)}…`,
+      `is longer than ${MAX_COMMAND_LENGTH} characters, too long to judge`,
+    );
+  }
+  return judge();
+}
+
 /** The synchronous core of `evaluateCommand`, for callers that already hold a parser. */
 export function evaluateCommandWith(
   parser: BashParser,
   command: string,
   options: EvaluateCommandOptions,
 ): CommandDecision {
-  const judgement = judgeCommandLine(parser, command, options.allowPrefixes);
+  const judgement = judgeCommandLine(parser, command, options.allowPrefixes, options.place);
   const decision = decideApproval(options.approvalMode, shellAction(judgement.classification));
   return {
     decision,

@@ -1,4 +1,4 @@
-import { describeComputedArgument, type ReadOnlyRule } from "./read-only-rule.js";
+import { describeComputedArgument, type ReadOnlyRule, type ReadOnlyRuleContext } from "./read-only-rule.js";
 import { hasOption, scanOptions } from "./scan-options.js";
 import type { ShellWord } from "./shell-word.js";
 
@@ -23,8 +23,13 @@ const ALLOWED_GLOBAL_OPTIONS = new Set([
   "--version",
 ]);
 
-/** Options that write a file or run an external program, per read-only subcommand. */
-const DIFF_OUTPUT_OPTIONS = ["output", "ext-diff", "textconv"];
+/**
+ * Options that write a file or run an external program, per read-only subcommand. git's own
+ * parser accepts unique prefixes of long options for most subcommands, so any prefix of these
+ * names is refused (`--out`, `--ext`). `--show-signature` runs gpg, which writes its trust
+ * database under HOME.
+ */
+const DIFF_OUTPUT_OPTIONS = ["output", "ext-diff", "textconv", "show-signature"];
 const FORBIDDEN_OPTIONS: ReadonlyMap<
   string,
   { readonly short: readonly string[]; readonly long: readonly string[] }
@@ -36,8 +41,9 @@ const FORBIDDEN_OPTIONS: ReadonlyMap<
   ["rev-parse", { short: [], long: [] }],
   ["ls-files", { short: [], long: [] }],
   ["ls-tree", { short: [], long: [] }],
-  ["rev-list", { short: [], long: [] }],
-  ["describe", { short: [], long: [] }],
+  ["rev-list", { short: [], long: DIFF_OUTPUT_OPTIONS }],
+  // `--dirty` and `--broken` refresh the index, which writes `.git/index`.
+  ["describe", { short: [], long: ["dirty", "broken"] }],
   ["show-ref", { short: [], long: [] }],
   ["merge-base", { short: [], long: [] }],
   ["blame", { short: [], long: ["textconv"] }],
@@ -87,7 +93,13 @@ const BRANCH_OPTIONS_WITH_VALUE = [
 
 export const gitReadOnlyRule: ReadOnlyRule = {
   acceptsAnyArguments: false,
-  check(args: readonly ShellWord[]): string | undefined {
+  check(args: readonly ShellWord[], context: ReadOnlyRuleContext): string | undefined {
+    if (!context.isAtWorkspaceRoot) {
+      // git looks for a repository from the working directory up; a folder of the checkout that
+      // holds HEAD, objects, refs and a config is taken for a repository, and its config obeyed
+      // (core.fsmonitor runs a program on `git status`).
+      return "runs git outside the workspace root, where a repository committed inside the checkout would be found and its configuration obeyed";
+    }
     let index = 0;
     while (index < args.length && (args[index] as ShellWord).value.startsWith("-")) {
       const word = args[index] as ShellWord;
@@ -115,7 +127,10 @@ export const gitReadOnlyRule: ReadOnlyRule = {
     if (forbidden === undefined) {
       return `runs \`git ${subcommand}\`, which is not one of the read-only git subcommands`;
     }
-    const scanned = scanOptions(rest);
+    // Words after `--` are scanned too: a value that swallowed `--` would leave options after it.
+    const scanned = scanOptions(
+      rest.map((word) => (word.isLiteral && word.value === "--" ? { ...word, value: "-" } : word)),
+    );
     const computed = scanned.computed[0];
     if (computed !== undefined) {
       return describeComputedArgument(`git ${subcommand}`, computed);
@@ -123,6 +138,10 @@ export const gitReadOnlyRule: ReadOnlyRule = {
     const found = hasOption(scanned, forbidden.short, forbidden.long);
     if (found !== undefined) {
       return `uses \`git ${subcommand} ${found.name}\`, which writes a file or runs an external program`;
+    }
+    const signatureFormat = rest.find((word) => word.value.includes("%G"));
+    if (signatureFormat !== undefined) {
+      return `uses the format \`${signatureFormat.value}\`, whose \`%G\` placeholders run gpg`;
     }
     return undefined;
   },

@@ -1,5 +1,6 @@
 import type { Verdict } from "./command-classification.js";
-import { describeDangerousWriteTarget } from "./dangerous-command.js";
+import { classifyPath } from "./classify-path.js";
+import type { CommandLocation } from "./command-location.js";
 import type { BashNode } from "./load-bash-parser.js";
 import { scanWord } from "./scan-word.js";
 import { evaluateWord } from "./shell-word.js";
@@ -8,23 +9,24 @@ export const REDIRECT_TYPES = new Set(["file_redirect", "heredoc_redirect", "her
 
 /** Operators that open their target for writing; `>&` and `<&` only do so with a file name. */
 const WRITING_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
-/** Write targets that are not files: discarding output or sending it to the command's own streams. */
-const HARMLESS_WRITE_TARGET = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+const READING_OPERATORS = new Set(["<", "<&"]);
+/** bash opens a network connection for these paths itself. */
+const NETWORK_PATH = /^\/dev\/(tcp|udp)\//;
 
 export interface RedirectCallbacks {
   /** A command or process substitution inside a target or here-document: its commands run too. */
   readonly onSubstitution: (node: BashNode) => void;
   /** The parser hangs the rest of a line after a here-document (`<<EOF | sh`) under the redirect. */
   readonly onStatement: (node: BashNode) => void;
+  /** Where relative targets land. */
+  readonly location: () => CommandLocation;
 }
 
-/** Undefined for redirects that neither write files nor hide code; otherwise the worst problem found. */
+/** The problems of one redirection; empty when it neither writes files nor hides code. */
 export function judgeRedirect(node: BashNode, callbacks: RedirectCallbacks): Verdict[] {
   switch (node.type) {
     case "herestring_redirect":
-      return node.namedChildren.flatMap((child) =>
-        child === null ? [] : scanWord(child, callbacks.onSubstitution),
-      );
+      return node.namedChildren.flatMap((child) => scanWord(child, callbacks.onSubstitution));
     case "heredoc_redirect":
       return judgeHereDocument(node, callbacks);
     case "file_redirect":
@@ -40,15 +42,11 @@ export function judgeRedirect(node: BashNode, callbacks: RedirectCallbacks): Ver
 }
 
 function judgeFileRedirect(node: BashNode, callbacks: RedirectCallbacks): Verdict[] {
-  const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? "";
+  const operator = node.children.find((child) => !child.isNamed)?.type ?? "";
   const destinations = node.children.filter(
     (_child, index) => node.fieldNameForChild(index) === "destination",
   );
-  const problems: Verdict[] = [];
-  if (
-    node.children.some((child) => child !== null && (child.isError || child.isMissing)) ||
-    destinations.length > 1
-  ) {
+  if (node.children.some((child) => child.isError || child.isMissing) || destinations.length > 1) {
     return [
       {
         classification: "unparseable",
@@ -57,58 +55,71 @@ function judgeFileRedirect(node: BashNode, callbacks: RedirectCallbacks): Verdic
     ];
   }
   const destination = destinations[0];
-  if (destination === null || destination === undefined) {
-    return problems;
+  if (destination === undefined) {
+    return [];
   }
-  problems.push(...scanWord(destination, callbacks.onSubstitution));
-  if (
-    !WRITING_OPERATORS.has(operator) ||
-    ((operator === ">&" || operator === "<&") && /^(\d+|-)$/.test(destination.text))
-  ) {
+  const problems = scanWord(destination, callbacks.onSubstitution);
+  if ((operator === ">&" || operator === "<&") && /^([0-9]|-)$/.test(destination.text)) {
     return problems;
   }
   const target = evaluateWord(destination);
   if (!target.success) {
     return [...problems, { classification: "unparseable", reason: target.error }];
   }
-  if (!target.value.isLiteral) {
+  if (target.value.isLiteral && NETWORK_PATH.test(target.value.value)) {
     return [
       ...problems,
-      {
-        classification: "not_allowlisted",
-        reason: `writes to \`${target.value.source}\` (computed at run time) through a redirection`,
-      },
+      { classification: "not_allowlisted", reason: `opens the network connection \`${target.value.value}\`` },
     ];
   }
-  const path = target.value.value;
-  if (HARMLESS_WRITE_TARGET.test(path)) {
+  if (READING_OPERATORS.has(operator) || !WRITING_OPERATORS.has(operator)) {
     return problems;
   }
-  const danger = describeDangerousWriteTarget(path);
-  return [
-    ...problems,
-    danger === undefined
-      ? { classification: "not_allowlisted", reason: `writes to \`${path}\` through a redirection` }
-      : { classification: "dangerous", reason: danger },
-  ];
+  const place = classifyPath(target.value, callbacks.location());
+  switch (place.kind) {
+    case "device":
+      return problems;
+    case "workspace":
+    case "scratch":
+      return [
+        ...problems,
+        {
+          classification: "not_allowlisted",
+          reason: `writes to \`${target.value.source}\` through a redirection`,
+        },
+      ];
+    case "outside":
+      return [
+        ...problems,
+        {
+          classification: "dangerous",
+          reason: `writes to \`${target.value.source}\` through a redirection, which is outside the workspace`,
+        },
+      ];
+    case "unknown":
+      return [
+        ...problems,
+        {
+          classification: "unparseable",
+          reason: `writes to \`${target.value.source}\` through a redirection: ${place.reason}, so it may be outside the workspace`,
+        },
+      ];
+  }
 }
 
 /**
- * With an unquoted delimiter the body is expanded like a double-quoted string, so its
- * substitutions run. The grammar leaves backquotes in a body as plain text: refuse those.
+ * The body was checked against bash's own reading (`check-here-document.ts`): a quoted
+ * delimiter keeps it plain text, a bare one allows only plain variable expansions. What the
+ * parser hangs under the redirect (the rest of the operator's line) is judged as statements.
  */
 function judgeHereDocument(node: BashNode, callbacks: RedirectCallbacks): Verdict[] {
   const problems: Verdict[] = [];
-  const start = node.children.find((child) => child?.type === "heredoc_start")?.text ?? "";
-  const isQuoted = /['"\\]/.test(start);
   for (const child of node.namedChildren) {
-    if (child === null || child.type === "heredoc_start" || child.type === "heredoc_end") {
+    if (child.type === "heredoc_start" || child.type === "heredoc_end") {
       continue;
     }
     if (child.type === "heredoc_body") {
-      if (!isQuoted) {
-        problems.push(...judgeHereDocumentBody(child, callbacks));
-      }
+      problems.push(...scanWord(child, callbacks.onSubstitution));
     } else if (REDIRECT_TYPES.has(child.type)) {
       problems.push(...judgeRedirect(child, callbacks));
     } else {
@@ -116,31 +127,4 @@ function judgeHereDocument(node: BashNode, callbacks: RedirectCallbacks): Verdic
     }
   }
   return problems;
-}
-
-function judgeHereDocumentBody(body: BashNode, callbacks: RedirectCallbacks): Verdict[] {
-  const problems: Verdict[] = [];
-  const parsedTexts: string[] = [];
-  for (const child of body.namedChildren) {
-    if (child === null || child.type === "heredoc_content") {
-      continue;
-    }
-    parsedTexts.push(child.text);
-    problems.push(...scanWord(child, callbacks.onSubstitution));
-  }
-  // Every substitution marker in the body must belong to a substitution the parser read.
-  const parsed = parsedTexts.join("\n");
-  if (
-    ["`", "$(", "$["].some((marker) => countOccurrences(body.text, marker) > countOccurrences(parsed, marker))
-  ) {
-    problems.push({
-      classification: "unparseable",
-      reason: "has a here-document whose body contains a substitution the parser did not read",
-    });
-  }
-  return problems;
-}
-
-function countOccurrences(text: string, marker: string): number {
-  return text.split(marker).length - 1;
 }

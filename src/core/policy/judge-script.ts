@@ -1,18 +1,27 @@
 import { findWorstVerdict, type CommandPart, type Verdict } from "./command-classification.js";
+import { checkSyntaxSubset } from "./check-syntax-subset.js";
+import type { CommandLocation } from "./command-location.js";
 import { judgeRedirect, REDIRECT_TYPES, type RedirectCallbacks } from "./judge-redirect.js";
-import { judgeWords } from "./judge-words.js";
+import { DIRECTORY_WORD, judgeWords } from "./judge-words.js";
 import type { BashNode, BashParser } from "./load-bash-parser.js";
-import { describeDownloadedScript, describeDownloadIntoShell } from "./detect-downloaded-code.js";
+import {
+  describeDownloadedScript,
+  describeDownloadIntoShell,
+  describeShellReadingInput,
+} from "./detect-downloaded-code.js";
 import { judgeFunctionDefinition } from "./judge-function-definition.js";
+import { judgeDoubleBracket } from "./judge-test-command.js";
 import {
   judgeAssignmentNames,
   judgeAssignmentStatement,
   judgeDeclarationCommand,
-  judgeTestCommand,
+  judgeUnsetCommand,
 } from "./judge-variable-statements.js";
+import { readBracketTest } from "./read-bracket-test.js";
 import { readCommandNode } from "./read-command-node.js";
-import { scanWord } from "./scan-word.js";
+import { judgeSubscript, scanWord } from "./scan-word.js";
 import { evaluateWord, type ShellWord } from "./shell-word.js";
+import type { ShellDialect } from "./unwrap-shell.js";
 
 export interface ScriptContext {
   readonly parser: BashParser;
@@ -23,11 +32,14 @@ export interface ScriptContext {
   readonly inheritedAssignments: readonly string[];
   /** The wrapper that runs this script, named in reasons. */
   readonly via?: string;
+  readonly dialect: ShellDialect;
+  /** The workspace and the folder the script starts in. */
+  readonly location: CommandLocation;
 }
 
 const MAX_SCRIPT_DEPTH = 6;
 
-/** Statement nodes whose named children are statements to walk. */
+/** Statement nodes whose named children are statements to walk, in order. */
 const CONTAINER_TYPES = new Set([
   "program",
   "list",
@@ -38,6 +50,7 @@ const CONTAINER_TYPES = new Set([
   "while_statement",
   "subshell",
   "negated_command",
+  "compound_statement",
 ]);
 
 /** Parses a command line and judges every command it would run, in source order. */
@@ -52,33 +65,48 @@ export function judgeScript(script: string, context: ScriptContext): CommandPart
       },
     ];
   }
-  return context.parser.parse(script, (root) => new ScriptWalker(context, root).run());
+  return context.parser.parse(script, (root) => new ScriptWalker(context, root, script).run());
 }
 
+/**
+ * Walks the statements of one script. Which node types may appear at all, and how their text
+ * must look, is checked first (`check-syntax-subset.ts`); the walker gives each approved type
+ * its meaning and refuses any other by name.
+ */
 class ScriptWalker {
   private readonly parts: CommandPart[] = [];
   private readonly functionNames: Set<string>;
+  /** Somewhere in the line the folder may change (`cd`, `pushd`, `popd`, also as plain text). */
+  private readonly changesDirectory: boolean;
+  private location: CommandLocation;
   private readonly callbacks: RedirectCallbacks = {
     onSubstitution: (node) => this.walkNamedChildren(node),
     onStatement: (node) => this.walkStatement(node),
+    location: () => this.location,
   };
 
   constructor(
     private readonly context: ScriptContext,
     private readonly root: BashNode,
+    private readonly source: string,
   ) {
+    this.location = context.location;
+    this.changesDirectory = DIRECTORY_WORD.test(source);
     // A definition needs `()` or the `function` keyword; skip the tree search when neither is there.
     this.functionNames = /\(\s*\)|\bfunction\b/.test(root.text)
       ? new Set(
           root
             .descendantsOfType("function_definition")
-            .map((node) => node?.childForFieldName("name")?.text ?? ""),
+            .map((node) => node.childForFieldName("name")?.text ?? ""),
         )
       : new Set();
   }
 
   run(): CommandPart[] {
-    if (this.root.hasError) {
+    for (const problem of checkSyntaxSubset(this.root, this.source, this.context.dialect)) {
+      this.addPart(this.root, [], problem);
+    }
+    if (this.root.hasError && this.parts.length === 0) {
       this.addPart(this.root, [], {
         classification: "unparseable",
         reason: "has a syntax error, so what it runs cannot be known",
@@ -104,9 +132,7 @@ class ScriptWalker {
 
   private walkNamedChildren(node: BashNode): void {
     for (const child of node.namedChildren) {
-      if (child !== null) {
-        this.walkStatement(child);
-      }
+      this.walkStatement(child);
     }
   }
 
@@ -115,7 +141,19 @@ class ScriptWalker {
       this.addPart(node, [], { classification: "unparseable", reason: "could not be parsed as shell" });
       return;
     }
+    if (node.type === "while_statement" && DIRECTORY_WORD.test(node.text)) {
+      // A later round runs after the `cd` of an earlier one.
+      this.forgetDirectory("the folder changes inside a loop");
+    }
     if (CONTAINER_TYPES.has(node.type)) {
+      if (node.type === "compound_statement" && node.children[0]?.type === "((") {
+        this.addPart(node, [], {
+          classification: "unparseable",
+          reason:
+            "is an arithmetic command `(( … ))`, which evaluates array subscripts and variable values as code",
+        });
+        return;
+      }
       this.walkNamedChildren(node);
       return;
     }
@@ -124,17 +162,7 @@ class ScriptWalker {
         return;
       case "pipeline":
         this.walkNamedChildren(node);
-        this.checkDownloadIntoShell(node);
-        return;
-      case "compound_statement":
-        if (node.child(0)?.type === "((") {
-          this.addPart(node, [], {
-            classification: "unparseable",
-            reason: "is an arithmetic command, which can assign variables and evaluate code in their values",
-          });
-          return;
-        }
-        this.walkNamedChildren(node);
+        this.checkPipeline(node);
         return;
       case "redirected_statement":
         this.judgeRedirectedStatement(node);
@@ -167,26 +195,34 @@ class ScriptWalker {
         this.judgeTest(node);
         return;
       case "declaration_command":
+        this.addPart(
+          node,
+          [],
+          judgeDeclarationCommand(node, (child) => this.scanChildren(child)),
+        );
+        return;
       case "unset_command":
-        this.judgeDeclaration(node);
+        this.addPart(node, [], judgeUnsetCommand(node));
         return;
       case "variable_assignment":
       case "variable_assignments":
-        this.judgeStandaloneAssignments(node);
+        this.addPart(
+          node,
+          [],
+          judgeAssignmentStatement(node, (child) => this.scanChildren(child)),
+        );
         return;
       default:
         this.addPart(node, [], {
           classification: "unparseable",
-          reason: `uses ${node.type.replaceAll("_", " ")}, a construct the policy does not judge`,
+          reason: `uses ${node.type.replaceAll("_", " ")}, a construct the policy does not model`,
         });
     }
   }
 
   private judgeRedirectedStatement(node: BashNode): void {
     const body = node.childForFieldName("body");
-    const redirects = node.namedChildren.filter(
-      (child): child is BashNode => child !== null && child !== body && child.id !== body?.id,
-    );
+    const redirects = node.namedChildren.filter((child) => child.id !== body?.id);
     if (body?.type === "command") {
       this.judgeCommand(body, redirects, node);
       return;
@@ -217,19 +253,15 @@ class ScriptWalker {
     }
     const assignmentNames: string[] = [];
     for (const assignment of reading.assignments) {
-      assignmentNames.push(assignment.childForFieldName("name")?.text ?? "");
+      const name = assignment.childForFieldName("name");
+      if (name?.type === "subscript") {
+        problems.push(...judgeSubscript(name));
+      }
+      assignmentNames.push((name?.type === "subscript" ? name.childForFieldName("name") : name)?.text ?? "");
       problems.push(...this.scanChildren(assignment));
     }
-    for (const redirect of [...reading.redirects, ...extraRedirects]) {
-      if (REDIRECT_TYPES.has(redirect.type)) {
-        problems.push(...judgeRedirect(redirect, this.callbacks));
-      } else {
-        problems.push({
-          classification: "unparseable",
-          reason: `has \`${redirect.text}\`, which the parser could not read`,
-        });
-      }
-    }
+    const redirects = [...reading.redirects, ...extraRedirects];
+    problems.push(...this.judgeNamedDescriptors(reading.args, redirects));
     const wordNodes = reading.name === undefined ? reading.args : [reading.name, ...reading.args];
     const words: ShellWord[] = [];
     for (const wordNode of wordNodes) {
@@ -239,6 +271,17 @@ class ScriptWalker {
         words.push(evaluated.value);
       } else {
         problems.push({ classification: "unparseable", reason: evaluated.error });
+      }
+    }
+    // Redirections are opened before the command runs, in the folder it starts in.
+    for (const redirect of redirects) {
+      if (REDIRECT_TYPES.has(redirect.type)) {
+        problems.push(...judgeRedirect(redirect, this.callbacks));
+      } else {
+        problems.push({
+          classification: "unparseable",
+          reason: `has \`${redirect.text}\`, which the parser could not read`,
+        });
       }
     }
     const allWordsRead = words.length === wordNodes.length;
@@ -252,22 +295,30 @@ class ScriptWalker {
         {
           allowPrefixes: this.context.allowPrefixes,
           functionNames: this.functionNames,
-          judgeScript: (script, via, names) =>
-            judgeScript(script, {
+          scriptChangesDirectory: this.changesDirectory,
+          judgeScript: (nestedScript) =>
+            judgeScript(nestedScript.script, {
               ...this.context,
               depth: this.context.depth + 1,
-              via,
-              inheritedAssignments: names,
+              via: nestedScript.via,
+              inheritedAssignments: nestedScript.assignmentNames,
+              dialect: nestedScript.dialect,
+              location: nestedScript.location,
             }),
         },
         {
           assignmentNames: [...this.context.inheritedAssignments, ...assignmentNames],
           appendsArguments: false,
+          location: this.location,
         },
       );
       ownVerdict = judgement.verdict;
       nested = judgement.nested;
+      if (judgement.directoryChange !== undefined) {
+        this.location = { ...this.location, cwd: judgement.directoryChange };
+      }
       problems.push(...describeDownloadedScript(node, words));
+      problems.push(...describeShellReadingInput(words, redirects));
     }
     const verdict = findWorstVerdict([ownVerdict, ...problems]);
     if (verdict !== undefined) {
@@ -278,14 +329,38 @@ class ScriptWalker {
     this.parts.push(...nested);
   }
 
+  /** `{fd}>file` opens a descriptor whose number bash stores in a variable; the parser reads `{fd}` as a word. */
+  private judgeNamedDescriptors(args: readonly BashNode[], redirects: readonly BashNode[]): Verdict[] {
+    return args
+      .filter(
+        (arg) =>
+          /^\{[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\}$/.test(arg.text) &&
+          redirects.some((redirect) => redirect.startIndex === arg.endIndex),
+      )
+      .map((arg) => ({
+        classification: "unparseable",
+        reason: `opens a file on a descriptor named by the variable in \`${arg.text}\`, which the parser reads as a word`,
+      }));
+  }
+
   private judgeLoopOrCase(node: BashNode): void {
     const problems: Verdict[] = [];
+    if (node.type === "for_statement" && DIRECTORY_WORD.test(node.text)) {
+      // A later round runs after the `cd` of an earlier one.
+      this.forgetDirectory("the folder changes inside a loop");
+    }
     node.children.forEach((child, index) => {
-      if (child === null || !child.isNamed) {
+      if (!child.isNamed) {
         return;
       }
       const field = node.fieldNameForChild(index);
-      if (field === "value" || field === "variable") {
+      if (field === "variable") {
+        // The loop assigns its variable.
+        const verdict = judgeAssignmentNames([child.text]);
+        if (verdict.classification !== "safe") {
+          problems.push(verdict);
+        }
+      } else if (field === "value") {
         problems.push(...scanWord(child, this.callbacks.onSubstitution));
       } else {
         this.walkStatement(child);
@@ -297,39 +372,73 @@ class ScriptWalker {
     }
   }
 
+  /** The body is judged where it may be called: after any `cd` of the command line. */
   private judgeFunctionDefinition(node: BashNode): void {
     this.addPart(node, [], judgeFunctionDefinition(node));
     const body = node.childForFieldName("body");
     if (body !== null) {
+      const location = this.location;
+      if (this.changesDirectory) {
+        this.forgetDirectory("a function may be called after a `cd`");
+      }
       this.walkStatement(body);
+      this.location = location;
+    }
+  }
+
+  private forgetDirectory(reason: string): void {
+    if (this.location.cwd.kind === "known") {
+      this.location = { ...this.location, cwd: { kind: "unknown", reason } };
     }
   }
 
   private judgeTest(node: BashNode): void {
+    if (node.children[0]?.type === "[[") {
+      this.addPart(
+        node,
+        [],
+        judgeDoubleBracket(node, (child) => this.scanChildren(child)),
+      );
+      return;
+    }
+    const read = readBracketTest(this.context.parser, node.text);
+    if (read === undefined) {
+      this.addPart(node, [], {
+        classification: "unparseable",
+        reason: "is a `[` test the policy cannot read as words",
+      });
+      return;
+    }
+    const problems: Verdict[] = this.scanChildren(node);
+    const words: ShellWord[] = [];
+    for (const evaluated of read) {
+      if (evaluated.success) {
+        words.push(evaluated.value);
+      } else {
+        problems.push({ classification: "unparseable", reason: evaluated.error });
+      }
+    }
+    const judgement = judgeWords(
+      words,
+      {
+        allowPrefixes: [],
+        functionNames: this.functionNames,
+        judgeScript: () => [],
+        scriptChangesDirectory: false,
+      },
+      { assignmentNames: [], appendsArguments: false, location: this.location },
+    );
     this.addPart(
       node,
-      [],
-      judgeTestCommand(node, (child) => this.scanChildren(child)),
+      words,
+      findWorstVerdict([judgement.verdict, ...problems]) ?? {
+        classification: "safe",
+        reason: "only tests a condition",
+      },
     );
   }
 
-  private judgeDeclaration(node: BashNode): void {
-    this.addPart(
-      node,
-      [],
-      judgeDeclarationCommand(node, (child) => this.scanChildren(child)),
-    );
-  }
-
-  private judgeStandaloneAssignments(node: BashNode): void {
-    this.addPart(
-      node,
-      [],
-      judgeAssignmentStatement(node, (child) => this.scanChildren(child)),
-    );
-  }
-
-  private checkDownloadIntoShell(pipeline: BashNode): void {
+  private checkPipeline(pipeline: BashNode): void {
     const verdict = describeDownloadIntoShell(pipeline);
     if (verdict !== undefined) {
       this.addPart(pipeline, [], verdict);
@@ -337,8 +446,6 @@ class ScriptWalker {
   }
 
   private scanChildren(node: BashNode): Verdict[] {
-    return node.namedChildren.flatMap((child) =>
-      child === null ? [] : scanWord(child, this.callbacks.onSubstitution),
-    );
+    return node.namedChildren.flatMap((child) => scanWord(child, this.callbacks.onSubstitution));
   }
 }

@@ -1,17 +1,33 @@
+import path from "node:path";
 import { findWorstVerdict, type CommandPart, type Verdict } from "./command-classification.js";
 import { findMatchingPrefix } from "./allow-prefix.js";
-import { isHarmlessAssignmentName, isSensitiveAssignmentName } from "./assignment-names.js";
+import { isHarmlessAssignmentName } from "./assignment-names.js";
+import { changeDirectory, isAtWorkspaceRoot, type CommandLocation } from "./command-location.js";
 import { describeDangerousCommand } from "./dangerous-command.js";
+import { describeWriteTargets } from "./describe-write-targets.js";
+import { judgeEvaluatingBuiltin } from "./judge-evaluating-builtin.js";
 import { findReadOnlyRule } from "./read-only-rules.js";
 import type { ShellWord } from "./shell-word.js";
 import { commandBaseName, unwrapCommand } from "./unwrap-command.js";
+import type { ShellDialect } from "./unwrap-shell.js";
 
 export interface JudgeWordsContext {
   readonly allowPrefixes: readonly (readonly string[])[];
   /** Functions defined anywhere in the command line being judged. */
   readonly functionNames: ReadonlySet<string>;
-  /** Parses and judges a command string run by `bash -c` or `eval`, with variables set for it. */
-  readonly judgeScript: (script: string, via: string, assignmentNames: readonly string[]) => CommandPart[];
+  /** Parses and judges a command string run by `bash -c`, `eval` or `trap`. */
+  readonly judgeScript: (script: NestedScript) => CommandPart[];
+  /** The command line changes its folder somewhere (`cd`, `pushd`, `popd`). */
+  readonly scriptChangesDirectory: boolean;
+}
+
+export interface NestedScript {
+  readonly script: string;
+  readonly via: string;
+  /** Variables set for the whole script by whoever runs it (`PATH=x bash -c '...'`). */
+  readonly assignmentNames: readonly string[];
+  readonly dialect: ShellDialect;
+  readonly location: CommandLocation;
 }
 
 export interface JudgeWordsOptions {
@@ -19,17 +35,32 @@ export interface JudgeWordsOptions {
   readonly assignmentNames: readonly string[];
   /** xargs adds arguments read at run time. */
   readonly appendsArguments: boolean;
+  /** A wrapper changed the environment otherwise (`env -i`, `env -u NAME`). */
+  readonly environmentChanged?: boolean;
+  readonly location: CommandLocation;
 }
 
 export interface WordsJudgement {
   /** Undefined when the command only stands for the parts it runs (`bash -c '...'`). */
   readonly verdict?: Verdict;
   readonly nested: readonly CommandPart[];
+  /** A `cd` (also through `builtin` or `command`): where the shell is afterwards. */
+  readonly directoryChange?: CommandLocation["cwd"];
 }
 
 const NOT_ALLOWED = "is not on the read-only allowlist or the allowed prefixes";
+const DIRECTORY_CHANGERS = new Set(["cd", "pushd", "popd"]);
+/** Text that may change the shell's folder when run (a conservative look at code in a string). */
+export const DIRECTORY_WORD = /\b(cd|pushd|popd)\b/;
+const UNKNOWN_AFTER_CALL: CommandLocation["cwd"] = {
+  kind: "unknown",
+  reason: "a function of this command line, which may change the folder, ran before it",
+};
 
-/** Judges one simple command from its words: danger first, then wrappers, the read-only allowlist, the prefixes. */
+/**
+ * Judges one simple command from its words: danger and write targets first, then builtins that
+ * evaluate code, wrappers, the read-only allowlist and the prefixes.
+ */
 export function judgeWords(
   words: readonly ShellWord[],
   context: JudgeWordsContext,
@@ -50,10 +81,28 @@ export function judgeWords(
   }
   const name = nameWord.value;
   const args = words.slice(1);
+  const baseName = commandBaseName(name);
   const danger = describeDangerousCommand(name.slice(name.lastIndexOf("/") + 1), args);
   if (danger !== undefined) {
     return { verdict: { classification: "dangerous", reason: danger }, nested: [] };
   }
+  const targets = describeWriteTargets(baseName, args, options.location, options.appendsArguments);
+  if (targets?.classification === "dangerous") {
+    return { verdict: targets, nested: [] };
+  }
+  const judgement = judgeProgram(name, baseName, words, context, options);
+  const verdict = findWorstVerdict([judgement.verdict, targets]);
+  return verdict === undefined ? judgement : { ...judgement, verdict };
+}
+
+function judgeProgram(
+  name: string,
+  baseName: string,
+  words: readonly ShellWord[],
+  context: JudgeWordsContext,
+  options: JudgeWordsOptions,
+): WordsJudgement {
+  const args = words.slice(1);
   if (context.functionNames.has(name)) {
     return {
       verdict: {
@@ -61,14 +110,46 @@ export function judgeWords(
         reason: `calls the shell function \`${name}\` defined in this command line`,
       },
       nested: [],
+      ...(context.scriptChangesDirectory ? { directoryChange: UNKNOWN_AFTER_CALL } : {}),
     };
   }
-  const baseName = commandBaseName(name);
+  const evaluating = judgeEvaluatingBuiltin(baseName, args);
+  if (evaluating !== undefined) {
+    // trap and alias code runs later, perhaps after a `cd`; eval and source run now, in this shell.
+    const runsLater = baseName === "trap" || baseName === "alias";
+    const nested = evaluating.scripts.flatMap((script) =>
+      context.judgeScript({
+        script: script.text,
+        via: script.via,
+        assignmentNames: options.assignmentNames,
+        dialect: "bash",
+        location:
+          runsLater && context.scriptChangesDirectory
+            ? {
+                ...options.location,
+                cwd: { kind: "unknown", reason: `\`${baseName}\` code runs after a \`cd\`` },
+              }
+            : options.location,
+      }),
+    );
+    const changesDirectory =
+      baseName === "source" ||
+      baseName === "." ||
+      evaluating.scripts.some((script) => !runsLater && DIRECTORY_WORD.test(script.text));
+    return {
+      verdict: evaluating.verdict,
+      nested,
+      ...(changesDirectory
+        ? { directoryChange: { kind: "unknown", reason: `\`${baseName}\` may have changed the folder` } }
+        : {}),
+    };
+  }
   const unwrapped = unwrapCommand(baseName, args);
   if (unwrapped.kind !== "not_wrapper" && options.appendsArguments) {
+    // `xargs sh -c`, `xargs env`, `xargs find …`: what runs comes from the input, unseen.
     return {
       verdict: {
-        classification: "not_allowlisted",
+        classification: "unparseable",
         reason: `gets arguments from its input through xargs, and \`${baseName}\` would run whatever command they name`,
       },
       nested: [],
@@ -84,7 +165,15 @@ export function judgeWords(
         nested: [],
       };
     case "script":
-      return { nested: context.judgeScript(unwrapped.script, unwrapped.via, options.assignmentNames) };
+      return {
+        nested: context.judgeScript({
+          script: unwrapped.script,
+          via: unwrapped.via,
+          assignmentNames: options.assignmentNames,
+          dialect: unwrapped.dialect,
+          location: options.location,
+        }),
+      };
     case "inner": {
       const own: Verdict =
         unwrapped.problem === undefined
@@ -92,12 +181,22 @@ export function judgeWords(
           : { classification: "not_allowlisted", reason: unwrapped.problem };
       const verdicts: Verdict[] = [applyAssignments(own, options.assignmentNames)];
       const nested: CommandPart[] = [];
+      let directoryChange: CommandLocation["cwd"] | undefined;
       for (const inner of unwrapped.commands) {
-        const judgement = judgeWords(inner.words, context, {
+        // `{}` stands for a path below find's starting points, which are relative to find's folder.
+        const innerWords =
+          inner.changesDirectory === undefined
+            ? inner.words
+            : anchorPlaceholders(inner.words, options.location);
+        const judgement = judgeWords(innerWords, context, {
           assignmentNames: [...options.assignmentNames, ...unwrapped.assignmentNames],
           appendsArguments: inner.appendsArguments,
+          environmentChanged: options.environmentChanged === true || unwrapped.changesEnvironment === true,
+          location: innerLocation(options.location, inner.changesDirectory),
         });
         nested.push(...judgement.nested);
+        directoryChange ??=
+          unwrapped.via === "builtin" || unwrapped.via === "command" ? judgement.directoryChange : undefined;
         if (judgement.verdict !== undefined) {
           const innerText = inner.words.map((word) => word.source).join(" ");
           verdicts.push({
@@ -107,7 +206,11 @@ export function judgeWords(
         }
       }
       const worst = findWorstVerdict(verdicts) ?? own;
-      return { verdict: upgradeByPrefix(worst, words, context, options), nested };
+      return {
+        verdict: upgradeByPrefix(worst, words, context, options),
+        nested,
+        ...(directoryChange === undefined ? {} : { directoryChange }),
+      };
     }
     case "not_wrapper":
       return {
@@ -116,8 +219,51 @@ export function judgeWords(
           options.assignmentNames,
         ),
         nested: [],
+        ...(DIRECTORY_CHANGERS.has(baseName)
+          ? { directoryChange: directoryAfter(baseName, args, options.location) }
+          : {}),
       };
   }
+}
+
+function anchorPlaceholders(words: readonly ShellWord[], location: CommandLocation): readonly ShellWord[] {
+  return words.map((word) =>
+    word.underPaths === undefined
+      ? word
+      : {
+          ...word,
+          underPaths: word.underPaths.flatMap((root) =>
+            root.isLiteral && !root.hasTilde && !path.isAbsolute(root.value) && location.cwd.kind === "known"
+              ? location.cwd.paths.map((folder) => ({ ...root, value: path.resolve(folder, root.value) }))
+              : [root],
+          ),
+        },
+  );
+}
+
+function innerLocation(
+  location: CommandLocation,
+  change: { readonly to: ShellWord } | { readonly to: "unknown"; readonly reason: string } | undefined,
+): CommandLocation {
+  if (change === undefined) {
+    return location;
+  }
+  return change.to === "unknown"
+    ? { ...location, cwd: { kind: "unknown", reason: change.reason } }
+    : { ...location, cwd: changeDirectory(location, change.to) };
+}
+
+function directoryAfter(
+  name: string,
+  args: readonly ShellWord[],
+  location: CommandLocation,
+): CommandLocation["cwd"] {
+  if (name !== "cd") {
+    return { kind: "unknown", reason: `\`${name}\` changed the folder` };
+  }
+  const operands = args.filter((word) => !(word.isLiteral && /^-[LPe@]+$/.test(word.value)));
+  const target = operands[0]?.isLiteral === true && operands[0].value === "--" ? operands[1] : operands[0];
+  return changeDirectory(location, target);
 }
 
 function judgePlainCommand(
@@ -127,7 +273,7 @@ function judgePlainCommand(
   options: JudgeWordsOptions,
 ): Verdict {
   const rule = findReadOnlyRule(baseName);
-  let problem = rule?.check(words.slice(1));
+  let problem = rule?.check(words.slice(1), { isAtWorkspaceRoot: isAtWorkspaceRoot(options.location) });
   if (rule !== undefined && problem === undefined) {
     if (!options.appendsArguments || rule.acceptsAnyArguments) {
       return { classification: "safe", reason: "is read-only" };
@@ -142,7 +288,12 @@ function judgePlainCommand(
   );
 }
 
-/** An operator's prefix allows a command the read-only rules do not; never one run with xargs input. */
+/**
+ * An operator's prefix allows a command the read-only rules do not, when the command's own
+ * words begin with it: never with variables set before it (`X=1 npm test`, `env X=1 npm test`,
+ * `env -i npm test`), whose effect on the program the operator did not approve, and never with
+ * arguments added by xargs.
+ */
 function upgradeByPrefix(
   verdict: Verdict,
   words: readonly ShellWord[],
@@ -153,33 +304,29 @@ function upgradeByPrefix(
     return verdict;
   }
   const prefix = findMatchingPrefix(words, context.allowPrefixes);
-  return prefix === undefined
-    ? verdict
-    : { classification: "allowlisted", reason: `matches the allowed prefix \`${prefix.join(" ")}\`` };
+  if (prefix === undefined) {
+    return verdict;
+  }
+  const variable = options.assignmentNames[0];
+  if (variable !== undefined || options.environmentChanged === true) {
+    return {
+      classification: "not_allowlisted",
+      reason: `matches the allowed prefix \`${prefix.join(" ")}\` but runs with ${variable === undefined ? "a changed environment" : `\`${variable}\` set`}, and a prefix allows the command only as it is written`,
+    };
+  }
+  return { classification: "allowlisted", reason: `matches the allowed prefix \`${prefix.join(" ")}\`` };
 }
 
-/**
- * Variables change what a command does: a read-only command keeps its status only with
- * formatting variables, an allow-listed one loses it with variables that change what runs.
- */
+/** A read-only command keeps its status only with formatting variables (`LC_ALL=C sort`). */
 export function applyAssignments(verdict: Verdict, names: readonly string[]): Verdict {
-  if (verdict.classification === "safe") {
-    const name = names.find((candidate) => !isHarmlessAssignmentName(candidate));
-    return name === undefined
-      ? verdict
-      : {
-          classification: "not_allowlisted",
-          reason: `runs with \`${name}\` set, which is not known to be harmless for a read-only command`,
-        };
+  if (verdict.classification !== "safe") {
+    return verdict;
   }
-  if (verdict.classification === "allowlisted") {
-    const name = names.find(isSensitiveAssignmentName);
-    return name === undefined
-      ? verdict
-      : {
-          classification: "not_allowlisted",
-          reason: `runs with \`${name}\` set, which changes which program runs or what it loads`,
-        };
-  }
-  return verdict;
+  const name = names.find((candidate) => !isHarmlessAssignmentName(candidate));
+  return name === undefined
+    ? verdict
+    : {
+        classification: "not_allowlisted",
+        reason: `runs with \`${name}\` set, which is not known to be harmless for a read-only command`,
+      };
 }

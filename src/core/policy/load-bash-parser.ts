@@ -76,6 +76,8 @@ function copyTree(
     source.slice(cursor.startIndex, cursor.endIndex),
     cursor.nodeIsNamed,
     cursor.nodeIsMissing,
+    cursor.startIndex,
+    cursor.endIndex,
   );
   if (depth <= MAX_TREE_DEPTH && cursor.gotoFirstChild()) {
     do {

@@ -8,6 +8,8 @@ export interface PolicyCheckArguments {
   /** Defaults to `never`, the mode of bots and Actions. */
   readonly approvalMode?: ApprovalMode;
   readonly allowPrefixes?: readonly string[];
+  /** The workspace the command may change; `agentforge policy check` has none and uses the current directory. */
+  readonly workspaceRoot?: string;
 }
 
 export interface PolicyCheckOutput {
@@ -35,7 +37,11 @@ const EXIT_CODES: Readonly<Record<PolicyDecision, 0 | 1 | 2>> = {
 export async function runPolicyCheck(args: PolicyCheckArguments): Promise<PolicyCheckResult> {
   const command = typeof args.command === "string" ? args.command : args.command.join(" ");
   const approvalMode = args.approvalMode ?? "never";
-  const decision = await evaluateCommand(command, { approvalMode, allowPrefixes: args.allowPrefixes ?? [] });
+  const decision = await evaluateCommand(command, {
+    approvalMode,
+    allowPrefixes: args.allowPrefixes ?? [],
+    place: { workspaceRoot: args.workspaceRoot ?? process.cwd() },
+  });
   return {
     json: {
       decision: decision.decision,

@@ -1,6 +1,7 @@
 import type { ReadOnlyRule } from "./read-only-rule.js";
 import { describeComputedArgument } from "./read-only-rule.js";
-import { longOptionMatches, scanOptions } from "./scan-options.js";
+import { OPTION_TABLES } from "./option-tables.js";
+import { parseOptions } from "./parse-options.js";
 import type { ShellWord } from "./shell-word.js";
 
 /** Commands that only shape what sed prints. `s`, `w`, `W`, `r`, `R`, `e` and `y` are left out. */
@@ -27,20 +28,28 @@ const PRINT_COMMANDS = new Set([
 ]);
 const NUMERIC_ARGUMENT_COMMANDS = new Set(["l", "q", "Q"]);
 
-const SAFE_SHORT = new Set(["-n", "-E", "-r", "-s", "-u", "-z", "-e", "-l"]);
-const SAFE_LONG = [
-  "quiet",
-  "silent",
-  "regexp-extended",
-  "separate",
-  "unbuffered",
-  "null-data",
-  "posix",
-  "debug",
-  "sandbox",
-  "expression",
-  "line-length",
-];
+/** Options that only change how sed reads, matches or prints; `-i`, `-f` and `--follow-symlinks` are left out. */
+const SAFE_OPTIONS = new Set([
+  "-n",
+  "--quiet",
+  "--silent",
+  "-E",
+  "-r",
+  "--regexp-extended",
+  "-s",
+  "--separate",
+  "-u",
+  "--unbuffered",
+  "-z",
+  "--null-data",
+  "--posix",
+  "--debug",
+  "--sandbox",
+  "-e",
+  "--expression",
+  "-l",
+  "--line-length",
+]);
 
 /**
  * sed is read-only only as `sed -n` with a script made of addresses and print-like commands:
@@ -49,42 +58,27 @@ const SAFE_LONG = [
 export const sedReadOnlyRule: ReadOnlyRule = {
   acceptsAnyArguments: false,
   check(args: readonly ShellWord[]): string | undefined {
-    const scanned = scanOptions(args, {
-      shortWithValue: "el",
-      longWithValue: ["expression", "line-length", "file"],
-    });
-    const computed = scanned.computed[0];
-    if (computed !== undefined) {
-      return describeComputedArgument("sed", computed);
+    const parsed = parseOptions("sed", args, OPTION_TABLES.sed);
+    if (!parsed.success) {
+      return parsed.error;
     }
     let quiet = false;
     const scripts: ShellWord[] = [];
-    for (const option of scanned.options) {
-      const isLong = option.name.startsWith("--");
-      const known = isLong
-        ? SAFE_LONG.some((full) => longOptionMatches(option.name, full))
-        : SAFE_SHORT.has(option.name);
-      if (!known) {
+    for (const option of parsed.value.options) {
+      if (!SAFE_OPTIONS.has(option.name)) {
         return `uses \`sed ${option.name}\`, which can edit files in place or read a script the policy cannot check`;
       }
-      if (
-        option.name === "-n" ||
-        longOptionMatches(option.name, "quiet") ||
-        longOptionMatches(option.name, "silent")
-      ) {
+      if (option.name === "-n" || option.name === "--quiet" || option.name === "--silent") {
         quiet = true;
       }
-      if (
-        (option.name === "-e" || longOptionMatches(option.name, "expression")) &&
-        option.value !== undefined
-      ) {
+      if ((option.name === "-e" || option.name === "--expression") && option.value !== undefined) {
         scripts.push(option.value);
       }
     }
     if (!quiet) {
       return "runs `sed` without `-n`; only `sed -n` with print commands is read-only";
     }
-    const script = scripts.length > 0 ? undefined : scanned.positionals[0];
+    const script = scripts.length > 0 ? undefined : parsed.value.operands[0];
     if (script !== undefined) {
       scripts.push(script);
     }

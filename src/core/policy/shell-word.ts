@@ -12,6 +12,12 @@ export interface ShellWord {
   readonly hasGlob: boolean;
   /** Starts with an unquoted `~`, which the shell replaces with a home directory. */
   readonly hasTilde: boolean;
+  /** Word splitting, globbing, brace expansion or `"$@"` may turn it into several words (or none). */
+  readonly mayBeSeveralWords: boolean;
+  /** Set for a glob with nothing computed in it (`src/*.o`): the pattern, matched in the file system. */
+  readonly globPattern?: string;
+  /** For `{}` in `find -exec`: the word is a path found below one of these starting points. */
+  readonly underPaths?: readonly ShellWord[];
   /**
    * A computed word that could become an option or several words at run time: an unquoted
    * expansion (word splitting), a glob or expansion at its start (`*`, `"$x"`), brace expansion.
@@ -56,8 +62,14 @@ export function evaluateWord(node: BashNode): EvaluateWordResult {
   // `{a,b}` and `{1..3}` split one word into several; only unquoted braces do that.
   const hasBraceExpansion = /\{[^{}]*(,|\.\.)[^{}]*\}/.test(skeleton);
   const first = pieces[0];
-  const hasTilde = first !== undefined && !first.isComputed && first.skeleton.startsWith("~");
-  const hasGlob = pieces.some((piece) => piece.hasGlob);
+  // bash also expands `~` after the `=` (and after `:`) of a word that looks like an assignment,
+  // even as a command's argument: `dd of=~/x` writes to the home folder.
+  const hasTilde =
+    (first !== undefined && !first.isComputed && first.skeleton.startsWith("~")) ||
+    /^[A-Za-z_][A-Za-z0-9_]*=(~|[^]*:~)/.test(skeleton);
+  const startsWithHome =
+    /^"?\$(\{HOME\}|HOME(?![A-Za-z0-9_]))"?(\/|$)/.test(node.text) && !hasBraceExpansionIn(skeleton);
+  const hasGlob = pieces.some((piece) => piece.hasGlob) || /\[.+\]/.test(skeleton.replace(/[QEX]/g, "q"));
   const isComputed = pieces.some((piece) => piece.isComputed);
   const value = pieces.map((piece) => piece.value).join("");
   const isLiteral = !isComputed && !hasGlob && !hasBraceExpansion;
@@ -69,8 +81,13 @@ export function evaluateWord(node: BashNode): EvaluateWordResult {
       isLiteral,
       hasGlob,
       hasTilde,
+      // `$HOME/x`: the home folder is an absolute path, never an option.
       mayBeOption:
-        !isLiteral && (hasBraceExpansion || pieces.some((piece) => piece.splits) || /^[-*?[$`{]/.test(value)),
+        !isLiteral &&
+        !startsWithHome &&
+        (hasBraceExpansion || pieces.some((piece) => piece.splits) || /^[-*?[$`{]/.test(value)),
+      mayBeSeveralWords: hasBraceExpansion || hasGlob || pieces.some((piece) => piece.splits),
+      ...(hasGlob && !isComputed && !hasBraceExpansion ? { globPattern: value } : {}),
     },
   };
 }
@@ -127,19 +144,33 @@ function collectPieces(node: BashNode, pieces: Piece[]): string | undefined {
 }
 
 function collectDoubleQuoted(node: BashNode, pieces: Piece[]): string | undefined {
-  for (const child of node.children) {
-    if (child === null || child.type === '"' || child.type === '$"') {
-      continue;
+  node.children.forEach((child, index) => {
+    // Inside double quotes the parser folds blanks before a token or an expansion into it.
+    const blanks = /^[ \t]*/.exec(child.text)?.[0] ?? "";
+    if (index === 0 && (child.type === '"' || child.type === '$"')) {
+      return;
+    }
+    if (blanks !== "" && child.type !== "string_content") {
+      pieces.push(quoted(blanks));
     }
     if (child.type === "string_content") {
       pieces.push(quoted(decodeDoubleQuoted(child.text)));
     } else if (COMPUTED_NODE_TYPES.has(child.type)) {
-      pieces.push({ value: child.text, isComputed: true, splits: false, hasGlob: false, skeleton: "X" });
-    } else {
-      return `has \`${node.text}\`, whose ${child.type.replaceAll("_", " ")} the policy does not read`;
+      const text = child.text.slice(blanks.length);
+      // `"$@"` and `"${a[@]}"` stay quoted but still become one word per element.
+      const splits = /^\$(@|\{@\}|\{[A-Za-z_][A-Za-z0-9_]*\[@\]\})$/.test(text);
+      pieces.push({ value: text, isComputed: true, splits, hasGlob: false, skeleton: "X" });
     }
-  }
-  return undefined;
+  });
+  const stray = node.children.find(
+    (child, index) =>
+      child.type !== "string_content" &&
+      !COMPUTED_NODE_TYPES.has(child.type) &&
+      !(child.type === '"' && (index === 0 || index === node.children.length - 1)),
+  );
+  return stray === undefined
+    ? undefined
+    : `has \`${node.text}\`, whose ${stray.type.replaceAll("_", " ")} the policy does not read`;
 }
 
 function quoted(value: string): Piece {
@@ -162,7 +193,8 @@ function decodeUnquotedWord(text: string): Piece {
       }
       continue;
     }
-    if (character === "*" || character === "?" || character === "[") {
+    // `[` starts a bracket expression only with a `]` after it; the word decides (evaluateWord).
+    if (character === "*" || character === "?") {
       hasGlob = true;
     }
     value += character;
@@ -211,4 +243,8 @@ export function decodeAnsiC(body: string): string {
       return ANSI_C_SIMPLE[escape] ?? match;
     },
   );
+}
+
+function hasBraceExpansionIn(skeleton: string): boolean {
+  return /\{[^{}]*(,|\.\.)[^{}]*\}/.test(skeleton);
 }

@@ -16,6 +16,9 @@ export class SyntaxNode {
     readonly text: string,
     readonly isNamed: boolean,
     readonly isMissing: boolean,
+    /** Offsets in the parsed source (UTF-16 code units), so gaps between children can be checked. */
+    readonly startIndex: number,
+    readonly endIndex: number,
   ) {
     this.hasError = this.isError || isMissing;
   }

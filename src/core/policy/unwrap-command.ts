@@ -1,13 +1,17 @@
 import type { CommandClassification } from "./command-classification.js";
 import { readFindCommand } from "./find-command.js";
-import { hasOption, scanOptions, type OptionSpec } from "./scan-options.js";
+import { OPTION_TABLES } from "./option-tables.js";
+import { findOption, optionTable, parseOptions, type OptionTable } from "./parse-options.js";
 import type { ShellWord } from "./shell-word.js";
-import { SHELLS, unwrapShell } from "./unwrap-shell.js";
+import { SHELLS, unwrapShell, type ShellDialect } from "./unwrap-shell.js";
 
 export interface InnerCommand {
   readonly words: readonly ShellWord[];
   /** The wrapper adds arguments read at run time (xargs). */
   readonly appendsArguments: boolean;
+  /** The inner command runs in another folder: `env -C DIR`, or the found file's folder (`find -execdir`). */
+  readonly changesDirectory?:
+    { readonly to: ShellWord } | { readonly to: "unknown"; readonly reason: string };
 }
 
 /** How a command that runs other commands is taken apart. */
@@ -23,44 +27,66 @@ export type UnwrapResult =
       readonly assignmentNames: readonly string[];
       /** Why the wrapper itself is not read-only, if it is not. */
       readonly problem?: string;
+      /** The wrapper changes the inner command's environment (`env -i`, `env -u`, `xargs --process-slot-var`). */
+      readonly changesEnvironment?: boolean;
     }
-  /** A command string run by a shell (`bash -c '...'`, `eval '...'`): parsed and judged again. */
-  | { readonly kind: "script"; readonly via: string; readonly script: string };
+  /** A command string run by a shell (`bash -c '...'`): parsed and judged again. */
+  | {
+      readonly kind: "script";
+      readonly via: string;
+      readonly script: string;
+      readonly dialect: ShellDialect;
+    };
 
 const NOT_WRAPPER: UnwrapResult = { kind: "not_wrapper" };
 
-/** Wrappers that only change how the inner command runs, with their option shapes. */
-const SIMPLE_WRAPPERS: ReadonlyMap<string, OptionSpec> = new Map<string, OptionSpec>([
-  ["nice", { shortWithValue: "n", longWithValue: ["adjustment"], allowNumericOptions: true }],
-  ["ionice", { shortWithValue: "cnpPu", longWithValue: ["class", "classdata", "pid", "pgid", "uid"] }],
-  ["nohup", {}],
-  ["builtin", {}],
-  ["exec", { shortWithValue: "a" }],
-  ["stdbuf", { shortWithValue: "ioe", longWithValue: ["input", "output", "error"] }],
-  ["time", { shortWithValue: "fo", longWithValue: ["format", "output"] }],
-  [
-    "sudo",
-    {
-      shortWithValue: "uUgCDhprtTc",
-      longWithValue: ["user", "group", "chdir", "host", "prompt", "role", "type", "other-user", "close-from"],
-    },
-  ],
-  ["doas", { shortWithValue: "uC" }],
+/** Wrappers that only change how the inner command runs, with their option tables. */
+const SIMPLE_WRAPPERS: ReadonlyMap<string, OptionTable> = new Map<string, OptionTable>([
+  ["nice", OPTION_TABLES.nice],
+  ["ionice", OPTION_TABLES.ionice],
+  ["nohup", optionTable("", "")],
+  ["builtin", optionTable("", "")],
+  // bash's `exec [-cl] [-a name] [command]`.
+  ["exec", optionTable("cla:", "")],
+  ["stdbuf", OPTION_TABLES.stdbuf],
+  ["time", OPTION_TABLES.time],
+  ["timeout", OPTION_TABLES.timeout],
 ]);
+
+/** Why a simple wrapper is not read-only itself, given its options. */
+function describeWrapperProblem(
+  name: string,
+  options: readonly { readonly name: string }[],
+): string | undefined {
+  const names = options.map((option) => option.name);
+  switch (name) {
+    case "time":
+      // bash's `time` keyword takes only `-p`, but `\time`, `command time` and `env time` run GNU time.
+      return names.some((option) => ["-o", "--output"].includes(option))
+        ? "writes its timing report to a file (`time -o`)"
+        : undefined;
+    case "ionice":
+      return names.some((option) => ["-p", "-P", "-u", "--pid", "--pgid", "--uid"].includes(option))
+        ? "changes the I/O priority of other processes"
+        : undefined;
+    case "exec":
+      return "replaces the shell with the command (`exec`), which is not approved as read-only";
+    case "nohup":
+      return "may write its output to `nohup.out` (when the output is a terminal)";
+    default:
+      return undefined;
+  }
+}
 
 export function unwrapCommand(name: string, args: readonly ShellWord[]): UnwrapResult {
   if (SHELLS.has(name)) {
     return unwrapShell(name, args);
   }
   switch (name) {
-    case "eval":
-      return unwrapEval(args);
     case "env":
       return unwrapEnv(args);
     case "xargs":
       return unwrapXargs(args);
-    case "timeout":
-      return unwrapTimeout(args);
     case "command":
       return unwrapCommandBuiltin(args);
     case "find": {
@@ -68,7 +94,18 @@ export function unwrapCommand(name: string, args: readonly ShellWord[]): UnwrapR
       return {
         kind: "inner",
         via: "find -exec",
-        commands: reading.commands.map((words) => ({ words, appendsArguments: false })),
+        commands: reading.commands.map((command) => ({
+          words: command.words,
+          appendsArguments: false,
+          ...(command.inFoundFolder
+            ? {
+                changesDirectory: {
+                  to: "unknown",
+                  reason: "`find -execdir` runs it in the folder of each found file",
+                } as const,
+              }
+            : {}),
+        })),
         assignmentNames: [],
         ...(reading.problem === undefined ? {} : { problem: reading.problem }),
       };
@@ -76,27 +113,30 @@ export function unwrapCommand(name: string, args: readonly ShellWord[]): UnwrapR
     default:
       break;
   }
-  const spec = SIMPLE_WRAPPERS.get(name);
-  if (spec === undefined) {
+  const table = SIMPLE_WRAPPERS.get(name);
+  if (table === undefined) {
     return NOT_WRAPPER;
   }
-  const scanned = scanOptions(args, { ...spec, stopAtFirstPositional: true });
-  const rest = args.slice(scanned.restIndex);
-  let problem: string | undefined;
-  if (name === "time" && hasOption(scanned, ["-o"], ["output"]) !== undefined) {
-    problem = "writes its timing report to a file (`time -o`)";
+  const parsed = parseOptions(name, args, table, { stopAtFirstOperand: true });
+  if (!parsed.success) {
+    return { kind: "verdict", classification: "unparseable", reason: parsed.error };
   }
-  if (name === "ionice" && hasOption(scanned, ["-p", "-P", "-u"], ["pid", "pgid", "uid"]) !== undefined) {
-    problem = "changes the I/O priority of other processes";
-  }
+  // timeout's first operand is the duration.
+  const restIndex = name === "timeout" ? parsed.value.restIndex + 1 : parsed.value.restIndex;
+  const rest = args.slice(restIndex);
+  const problem = describeWrapperProblem(name, parsed.value.options);
   if (rest.length === 0) {
-    return problem === undefined
+    return problem === undefined && name !== "timeout"
       ? {
           kind: "verdict",
           classification: "safe",
           reason: `runs \`${name}\` without a command, which only reports or changes shell state`,
         }
-      : { kind: "verdict", classification: "not_allowlisted", reason: problem };
+      : {
+          kind: "verdict",
+          classification: "not_allowlisted",
+          reason: problem ?? `runs \`${name}\` without a command`,
+        };
   }
   return {
     kind: "inner",
@@ -107,40 +147,27 @@ export function unwrapCommand(name: string, args: readonly ShellWord[]): UnwrapR
   };
 }
 
-function unwrapEval(args: readonly ShellWord[]): UnwrapResult {
-  const computed = args.find((word) => !word.isLiteral);
-  if (computed !== undefined) {
-    return {
-      kind: "verdict",
-      classification: "unparseable",
-      reason: `evaluates \`${computed.source}\`, which is computed at run time`,
-    };
-  }
-  return { kind: "script", via: "eval", script: args.map((word) => word.value).join(" ") };
-}
-
 function unwrapEnv(args: readonly ShellWord[]): UnwrapResult {
-  const scanned = scanOptions(args, {
-    shortWithValue: "uCS",
-    longWithValue: ["unset", "chdir", "split-string"],
-    stopAtFirstPositional: true,
-  });
-  if (hasOption(scanned, ["-S"], ["split-string"]) !== undefined) {
+  const parsed = parseOptions("env", args, OPTION_TABLES.env, { stopAtFirstOperand: true });
+  if (!parsed.success) {
+    return { kind: "verdict", classification: "unparseable", reason: parsed.error };
+  }
+  if (findOption(parsed.value, ["-S", "--split-string"]) !== undefined) {
     return {
       kind: "verdict",
       classification: "unparseable",
       reason: "uses `env -S`, which splits a string into a command the policy does not parse",
     };
   }
-  let index = scanned.restIndex;
-  if (args[index]?.value === "-") {
+  let index = parsed.value.restIndex;
+  if (args[index]?.isLiteral === true && args[index]?.value === "-") {
     index += 1;
   }
   const assignmentNames: string[] = [];
   while (index < args.length) {
     const word = args[index] as ShellWord;
     const match = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(word.value);
-    if (!word.isLiteral && (match !== null || word.mayBeOption)) {
+    if (!word.isLiteral && (match !== null || word.mayBeOption || word.value.includes("="))) {
       return {
         kind: "verdict",
         classification: "unparseable",
@@ -158,16 +185,38 @@ function unwrapEnv(args: readonly ShellWord[]): UnwrapResult {
     // The sandbox gives commands a clean environment without tokens, so printing it reveals nothing secret.
     return { kind: "verdict", classification: "safe", reason: "prints the environment" };
   }
-  return { kind: "inner", via: "env", commands: [{ words: rest, appendsArguments: false }], assignmentNames };
+  const chdir = findOption(parsed.value, ["-C", "--chdir"])?.value;
+  return {
+    kind: "inner",
+    via: "env",
+    commands: [
+      {
+        words: rest,
+        appendsArguments: false,
+        ...(chdir === undefined ? {} : { changesDirectory: { to: chdir } }),
+      },
+    ],
+    assignmentNames,
+    changesEnvironment: parsed.value.options.length > 0,
+  };
 }
 
 function unwrapXargs(args: readonly ShellWord[]): UnwrapResult {
-  const scanned = scanOptions(args, {
-    shortWithValue: "adELnPsI",
-    longWithValue: ["arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"],
-    stopAtFirstPositional: true,
-  });
-  const rest = args.slice(scanned.restIndex);
+  const parsed = parseOptions("xargs", args, OPTION_TABLES.xargs, { stopAtFirstOperand: true });
+  if (!parsed.success) {
+    return { kind: "verdict", classification: "unparseable", reason: parsed.error };
+  }
+  const replace = findOption(parsed.value, ["-I", "-i", "--replace"]);
+  // `-i` and `--replace` without a value replace `{}`.
+  const replaceString = replace === undefined ? undefined : (replace.value?.value ?? "{}");
+  const slotVariable = findOption(parsed.value, ["--process-slot-var"])?.value;
+  const rest = args
+    .slice(parsed.value.restIndex)
+    .map((word) =>
+      replaceString !== undefined && replaceString !== "" && word.value.includes(replaceString)
+        ? { ...word, isLiteral: false, mayBeOption: true, mayBeSeveralWords: false }
+        : word,
+    );
   const echo: ShellWord = {
     source: "echo",
     value: "echo",
@@ -175,39 +224,32 @@ function unwrapXargs(args: readonly ShellWord[]): UnwrapResult {
     hasGlob: false,
     hasTilde: false,
     mayBeOption: false,
+    mayBeSeveralWords: false,
   };
   return {
     kind: "inner",
     via: "xargs",
-    commands: [{ words: rest.length === 0 ? [echo] : rest, appendsArguments: true }],
-    assignmentNames: [],
-  };
-}
-
-function unwrapTimeout(args: readonly ShellWord[]): UnwrapResult {
-  const scanned = scanOptions(args, {
-    shortWithValue: "ks",
-    longWithValue: ["kill-after", "signal"],
-    stopAtFirstPositional: true,
-  });
-  const rest = args.slice(scanned.restIndex + 1);
-  if (rest.length === 0) {
-    return { kind: "verdict", classification: "not_allowlisted", reason: "runs `timeout` without a command" };
-  }
-  return {
-    kind: "inner",
-    via: "timeout",
-    commands: [{ words: rest, appendsArguments: false }],
-    assignmentNames: [],
+    // The command name itself is never replaced by GNU xargs; only its arguments are.
+    commands: [
+      {
+        words: rest.length === 0 ? [echo] : [args[parsed.value.restIndex] as ShellWord, ...rest.slice(1)],
+        appendsArguments: true,
+      },
+    ],
+    assignmentNames: slotVariable === undefined ? [] : [slotVariable.value],
+    changesEnvironment: slotVariable !== undefined,
   };
 }
 
 function unwrapCommandBuiltin(args: readonly ShellWord[]): UnwrapResult {
-  const scanned = scanOptions(args, { stopAtFirstPositional: true });
-  if (hasOption(scanned, ["-v", "-V"]) !== undefined) {
+  const parsed = parseOptions("command", args, optionTable("pvV", ""), { stopAtFirstOperand: true });
+  if (!parsed.success) {
+    return { kind: "verdict", classification: "unparseable", reason: parsed.error };
+  }
+  if (findOption(parsed.value, ["-v", "-V"]) !== undefined) {
     return { kind: "verdict", classification: "safe", reason: "only describes a command (`command -v`)" };
   }
-  const rest = args.slice(scanned.restIndex);
+  const rest = args.slice(parsed.value.restIndex);
   if (rest.length === 0) {
     return { kind: "verdict", classification: "safe", reason: "runs `command` without a command" };
   }

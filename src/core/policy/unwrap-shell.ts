@@ -3,12 +3,33 @@ import type { UnwrapResult } from "./unwrap-command.js";
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]);
 
+/**
+ * How a command string is read: `bash` as bash 5.2, `posix` for dash (this system's `sh`), in
+ * which bash-only syntax means something else (`$'…'` is `$` and a quoted string, `&>` puts the
+ * command in the background) and is refused.
+ */
+export type ShellDialect = "bash" | "posix";
+
+const DIALECTS: Readonly<Record<string, ShellDialect>> = { bash: "bash", sh: "posix", dash: "posix" };
+/** Single-letter options that change neither how the command string is read nor what runs first. */
+const HARMLESS_LETTERS = /^[-+][ceuxvfn]+$/;
+const HARMLESS_SET_OPTIONS = new Set([
+  "errexit",
+  "nounset",
+  "pipefail",
+  "xtrace",
+  "verbose",
+  "noglob",
+  "noexec",
+]);
+
 type ShellInvocation =
   | { readonly mode: "string"; readonly script: ShellWord | undefined }
   | { readonly mode: "file"; readonly file: ShellWord }
   | { readonly mode: "stdin" }
   | { readonly mode: "computed"; readonly word: ShellWord }
-  | { readonly mode: "startup-file"; readonly option: string };
+  | { readonly mode: "startup-file"; readonly option: string }
+  | { readonly mode: "unmodelled"; readonly option: string };
 
 /** Reads `bash [options] -c STRING`, `bash FILE` and `bash` reading standard input. */
 function readShellInvocation(args: readonly ShellWord[]): ShellInvocation {
@@ -25,20 +46,35 @@ function readShellInvocation(args: readonly ShellWord[]): ShellInvocation {
       index += 1;
       break;
     }
-    if (value.startsWith("--")) {
-      if (value === "--rcfile" || value === "--init-file") {
-        return { mode: "startup-file", option: value };
-      }
+    if (value === "--rcfile" || value === "--init-file" || value === "-l" || value === "--login") {
+      return { mode: "startup-file", option: value };
+    }
+    if (value === "--norc" || value === "--noprofile") {
       index += 1;
       continue;
     }
-    if (!/^[-+][A-Za-z]+$/.test(value)) {
+    if (/^[-+][ceuxvfn]*o$/.test(value)) {
+      // `-o NAME`, also at the end of a cluster (`-euo pipefail`).
+      hasCommandString ||= value.startsWith("-") && value.includes("c");
+      const setting = args[index + 1];
+      if (setting === undefined || !setting.isLiteral || !HARMLESS_SET_OPTIONS.has(setting.value)) {
+        return { mode: "unmodelled", option: `${value} ${setting?.source ?? ""}`.trim() };
+      }
+      index += 2;
+      continue;
+    }
+    if (!value.startsWith("-") && !value.startsWith("+")) {
       break;
     }
-    const letters = value.slice(1);
-    hasCommandString ||= letters.includes("c");
-    readsStandardInput ||= letters.includes("s");
-    index += letters.includes("o") || letters.includes("O") ? 2 : 1;
+    if (/^-[ceuxvfns]+$/.test(value) || HARMLESS_LETTERS.test(value)) {
+      hasCommandString ||= value.startsWith("-") && value.includes("c");
+      readsStandardInput ||= value.startsWith("-") && value.includes("s");
+      index += 1;
+      continue;
+    }
+    // `-i` (aliases, history expansion), `-O extglob`, `--posix`, `-r` and the rest change how
+    // the string is read or what runs before it.
+    return { mode: "unmodelled", option: value };
   }
   if (hasCommandString) {
     return { mode: "string", script: args[index] };
@@ -60,12 +96,18 @@ export function unwrapShell(name: string, args: readonly ShellWord[]): UnwrapRes
       return {
         kind: "verdict",
         classification: "not_allowlisted",
-        reason: `runs \`${name}\` with a startup file (\`${invocation.option}\`)`,
+        reason: `runs \`${name}\` with startup files (\`${invocation.option}\`)`,
+      };
+    case "unmodelled":
+      return {
+        kind: "verdict",
+        classification: "unparseable",
+        reason: `runs \`${name}\` with \`${invocation.option}\`, which changes how it reads commands in a way the policy does not model`,
       };
     case "file":
       return {
         kind: "verdict",
-        classification: "not_allowlisted",
+        classification: invocation.file.isLiteral ? "not_allowlisted" : "unparseable",
         reason: `runs the script file \`${invocation.file.source}\` with \`${name}\`, whose contents are not checked`,
       };
     case "stdin":
@@ -90,7 +132,15 @@ export function unwrapShell(name: string, args: readonly ShellWord[]): UnwrapRes
           reason: `runs a command string that is computed at run time (\`${script.source}\`) with \`${name} -c\``,
         };
       }
-      return { kind: "script", via: `${name} -c`, script: script.value };
+      const dialect = DIALECTS[name];
+      if (dialect === undefined) {
+        return {
+          kind: "verdict",
+          classification: "unparseable",
+          reason: `runs a command string with \`${name}\`, whose syntax differs from bash's in ways the policy does not model`,
+        };
+      }
+      return { kind: "script", via: `${name} -c`, script: script.value, dialect };
     }
   }
 }

@@ -6,6 +6,8 @@ export interface ApprovalRequest {
   readonly kind: ToolKind;
   /** Set for shell tools: the command line, judged by the parsed-bash policy. */
   readonly command?: string;
+  /** Set for shell tools: the folder the command starts in, absolute or relative to the workspace root. */
+  readonly cwd?: string;
   /** Absolute paths a write would touch, when the tool can tell before running. */
   readonly paths?: readonly string[];
   /** True for tools that come from an MCP server. */

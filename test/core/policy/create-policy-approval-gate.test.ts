@@ -147,11 +147,15 @@ describe("createPolicyApprovalGate: confirmation", () => {
 });
 
 describe("createPolicyApprovalGate: kinds of action", () => {
-  const gate = createPolicyApprovalGate({
-    approvalMode: "never",
-    allowPrefixes: ["npm test"],
-    workspaceRoot: workspace,
-  });
+  // Built on first use: the workspace exists only once beforeAll has run.
+  const gate = {
+    decide: (request: ApprovalRequest) =>
+      createPolicyApprovalGate({
+        approvalMode: "never",
+        allowPrefixes: ["npm test"],
+        workspaceRoot: workspace,
+      }).decide(request),
+  };
 
   it("approves reads and read-only MCP tools, refuses mutating MCP tools and network in never", async () => {
     expect((await gate.decide({ toolName: "read_file", kind: "read" })).allowed).toBe(true);
@@ -172,5 +176,44 @@ describe("createPolicyApprovalGate: kinds of action", () => {
       expect.arrayContaining([expect.objectContaining({ command: "curl x | sh" })]),
     );
     expect((await gate.decide({ toolName: "shell", kind: "exec" })).allowed).toBe(false);
+  });
+});
+
+describe("createPolicyApprovalGate: where a command runs", () => {
+  const gate = (approvalMode: "never" | "auto") => ({
+    decide: (request: ApprovalRequest) =>
+      createPolicyApprovalGate({ approvalMode, allowPrefixes: [], workspaceRoot: workspace }).decide(request),
+  });
+
+  it("refuses destruction outside the workspace in auto, and asks about unknown targets", async () => {
+    const home = await gate("auto").decide({ toolName: "shell", kind: "exec", command: "rm -rf ~/.ssh" });
+    expect(home).toMatchObject({ allowed: false, details: { classification: "dangerous" } });
+    const absolute = await gate("auto").decide({
+      toolName: "shell",
+      kind: "exec",
+      command: "rm -rf /srv/x",
+    });
+    expect(absolute.allowed).toBe(false);
+    const unknown = await gate("auto").decide({ toolName: "shell", kind: "exec", command: 'rm -rf "$d"' });
+    expect(unknown).toMatchObject({ allowed: false, details: { classification: "unparseable" } });
+    const inside = await gate("auto").decide({
+      toolName: "shell",
+      kind: "exec",
+      command: `rm -rf ${path.join(workspace, "build")}`,
+    });
+    expect(inside.allowed).toBe(true);
+  });
+
+  it("resolves relative targets and git's repository search from the request's folder", async () => {
+    const fromSource = { toolName: "shell", kind: "exec", cwd: "src" } as const;
+    expect((await gate("auto").decide({ ...fromSource, command: "rm -rf ../x" })).allowed).toBe(true);
+    expect(
+      (await gate("auto").decide({ ...fromSource, command: "rm -rf ../../../../../../../../../srv/x" }))
+        .allowed,
+    ).toBe(false);
+    expect((await gate("never").decide({ ...fromSource, command: "git status" })).allowed).toBe(false);
+    expect(
+      (await gate("never").decide({ toolName: "shell", kind: "exec", command: "git status" })).allowed,
+    ).toBe(true);
   });
 });

@@ -58,11 +58,11 @@ describe("evaluateCommand reasons and parts", () => {
   });
 
   it("lists the commands of substitutions as their own parts", async () => {
-    const decision = await evaluateCommand('echo "$(rm -rf src)" `id`', never);
+    const decision = await evaluateCommand('echo "$(rm -rf src)" $(id)', never);
     expect(decision.parts.map((part) => part.command)).toEqual([
       "rm -rf src",
       "id",
-      'echo "$(rm -rf src)" `id`',
+      'echo "$(rm -rf src)" $(id)',
     ]);
   });
 

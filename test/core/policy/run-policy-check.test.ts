@@ -35,3 +35,12 @@ describe("runPolicyCheck", () => {
     expect(result.exitCode).toBe(0);
   });
 });
+
+describe("runPolicyCheck without a workspace", () => {
+  it("judges paths against the current directory", async () => {
+    const outside = await runPolicyCheck({ command: "rm -rf ../x", approvalMode: "auto" });
+    expect(outside.json).toMatchObject({ classification: "dangerous", decision: "rejected" });
+    const inside = await runPolicyCheck({ command: "rm -rf build", approvalMode: "auto" });
+    expect(inside.json).toMatchObject({ classification: "not_allowlisted", decision: "approved" });
+  });
+});

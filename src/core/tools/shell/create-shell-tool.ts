@@ -56,7 +56,8 @@ export function createShellTool(options: ShellToolOptions = {}): Tool {
     inputSchema: createShellInput(maxTimeoutMs),
     timeoutMs: maxTimeoutMs + REGISTRY_MARGIN_MS,
     describeAction(input) {
-      return { command: input.command };
+      // The folder matters to the policy: relative paths and git's repository search start there.
+      return { command: input.command, ...(input.workdir === undefined ? {} : { cwd: input.workdir }) };
     },
     async execute(input, context) {
       const runner = context.commandRunner;
