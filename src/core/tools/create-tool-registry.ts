@@ -153,6 +153,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       toolName: tool.name,
       kind: tool.kind,
       ...(action.command === undefined ? {} : { command: action.command }),
+      ...(action.cwd === undefined ? {} : { cwd: action.cwd }),
+
       ...(action.paths === undefined ? {} : { paths: action.paths }),
       ...(tool.source?.startsWith("mcp:") ? { isMcp: true, isReadOnlySource: tool.kind === "read" } : {}),
     });

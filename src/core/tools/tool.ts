@@ -68,7 +68,7 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   describeAction?(
     input: z.infer<Schema>,
     context: ToolContext,
-  ): { readonly command?: string; readonly paths?: readonly string[] };
+  ): { readonly command?: string; readonly cwd?: string; readonly paths?: readonly string[] };
   execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
 }
 
