@@ -5,6 +5,7 @@ import {
   BARE_LOOKALIKE_ATTACK,
   ENVIRONMENT_DUMP,
   GIT_METADATA_ATTACK,
+  LINKS_ATTACK,
   writingCalls,
 } from "./attack-scripts.js";
 import { expectHostUntouched, pushedFile } from "./expect-host-untouched.js";
@@ -286,6 +287,104 @@ describe("a hostile repository through the App (serve and worker on Redis)", () 
     });
     const calls = readTracedCalls(run.traceText);
     expect(calls.get("call_direct_0")?.output).toContain("HOME=/home/sandbox");
+  }, 90_000);
+
+  it("class 4: the host's file tools, through links the sandbox made, read no secret and write nothing outside", async () => {
+    const hostile = [
+      ["read_file", { path: "leak/environ" }],
+      ["read_file", { path: "leak/proc-self/environ" }],
+      ["read_file", { path: "leak/data/canary.txt" }],
+      ["read_file", { path: "leak/git-config" }],
+      ["read_file", { path: "../git/config" }],
+      ["read_file", { path: "/proc/self/environ" }],
+      ["read_saved_output", { path: "../../../../canary.txt" }],
+      ["read_saved_output", { path: "/proc/self/environ" }],
+      ["grep", { pattern: "canary-", path: "leak" }],
+      ["grep", { pattern: "canary-|HOSTILE_CANARY" }],
+      ["glob", { pattern: "**/canary.txt" }],
+      ["list_dir", { path: "leak/data" }],
+      [
+        "write_file",
+        {
+          path: "leak/git/config",
+          content: '[filter "planted"]\n\tclean = sh planted/mark.sh write-file-config filter\n',
+        },
+      ],
+      ["write_file", { path: "leak/git/info/attributes", content: "* filter=planted\n" }],
+      ["write_file", { path: "leak/markers/written-by-write-file", content: "x\n" }],
+      [
+        "edit_file",
+        { path: "leak/git-config", old_string: "[core]", new_string: "[core]\n\thooksPath = planted/hooks" },
+      ],
+      [
+        "apply_patch",
+        {
+          patch:
+            "--- /dev/null\n+++ b/leak/git/hooks/post-commit\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+sh planted/mark.sh apply-patch-hook\n",
+        },
+      ],
+    ] as const;
+    const run = await timed("links", () =>
+      app.runIssue({
+        title: "Add a test for the links",
+        command: "@agentforge fix this",
+        steps: [
+          {
+            type: "tool_calls",
+            calls: [
+              {
+                id: "call_write",
+                name: "write_file",
+                arguments: { path: "tests/links.test.sh", content: LINKS_ATTACK },
+              },
+            ],
+          },
+          {
+            type: "tool_calls",
+            calls: [{ id: "call_tests", name: "shell", arguments: { command: TEST_COMMAND } }],
+          },
+          {
+            type: "tool_calls",
+            calls: hostile.map(([name, input], index) => ({
+              id: `call_host_${index}`,
+              name,
+              arguments: input,
+            })),
+          },
+          { type: "text", text: "Added tests/links.test.sh." },
+        ],
+      }),
+    );
+    expect(run.progress).toMatch(/Opened #\d+/);
+    expectHostUntouched(app, run, { pushed: true });
+    const log = pushedFile(run, "evidence/links.log") ?? "";
+    for (const name of ["environ", "proc-self", "data", "git", "git-config", "markers"])
+      expect(log).toMatch(new RegExp(`^LINKED leak/${name} -> /`, "m"));
+    const calls = readTracedCalls(run.traceText);
+    const outcomes = hostile.map(([name, input], index) => {
+      const call = calls.get(`call_host_${index}`);
+      return {
+        call: `${name} ${JSON.stringify(input).slice(0, 60)}`,
+        ended: call !== undefined,
+        ok: call?.status === "success" && call.errorType === null,
+      };
+    });
+    // Every one reached its tool; none that reads or writes through a link out of the work tree succeeded.
+    expect(outcomes.filter((outcome) => !outcome.ended)).toEqual([]);
+    const mayList = new Set(["grep", "glob", "list_dir"]);
+    expect(outcomes.filter((outcome, index) => outcome.ok && !mayList.has(hostile[index]![0]))).toEqual([]);
+    const forms = app.secrets.forms(app.github.token);
+    expect({
+      whatTheModelSaw: secretsIn(JSON.stringify(run.modelRequests.map((request) => request.body)), forms),
+      trace: secretsIn(run.traceText, forms),
+      pushedBranch: secretsIn(
+        [...run.pushedFiles.values()].map((file) => file.content.toString("latin1")).join("\n"),
+        forms,
+      ),
+    }).toEqual({ whatTheModelSaw: [], trace: [], pushedBranch: [] });
+    // The links themselves went into the commit as links (their targets' text), nothing they point at.
+    expect(run.pushedFiles.get("leak/environ")).toMatchObject({ mode: "120000" });
+    expect(run.pushedFiles.get("leak/environ")?.content.toString()).toBe("/proc/self/environ");
   }, 90_000);
 
   it("class 5: `@agentforge plan` runs commands that would write on a read-only workspace", async () => {

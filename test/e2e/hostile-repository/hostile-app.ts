@@ -177,9 +177,12 @@ export async function startHostileApp(): Promise<HostileApp> {
         AGENTFORGE_HANDOFF_INTERVAL_MS: "0",
         REDIS_URL: redisUrl,
         AGENTFORGE_QUEUE_PREFIX: prefix,
+        HOSTILE_CANARY: secrets.canaryVariable,
         NODE_ENV: "test",
       };
     };
+    mkdirSync(workerDataDir, { recursive: true });
+    writeFileSync(path.join(workerDataDir, "canary.txt"), `${secrets.canaryFile}\n`);
     const [serve, worker] = await Promise.all([
       startAppProcess("serve", "serve", env("serve")).then((running) => (started.push(running), running)),
       startAppProcess("worker", "worker", env("worker")).then((running) => (started.push(running), running)),

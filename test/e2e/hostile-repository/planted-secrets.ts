@@ -10,6 +10,12 @@ export interface PlantedSecrets {
   readonly webhookSecret: string;
   readonly openAiKey: string;
   readonly redisPassword: string;
+  /**
+   * Values that look like nothing secret, which no redactor would mask: one in the App's
+   * environment, one in a file of its data folder. Seen anywhere, they show the host was read.
+   */
+  readonly canaryVariable: string;
+  readonly canaryFile: string;
   /** Forms to look for, by secret name; the installation token is added once the stand-in issued it. */
   forms(installationToken: string): Readonly<Record<string, readonly string[]>>;
 }
@@ -28,16 +34,22 @@ export function createPlantedSecrets(privateKey: string): PlantedSecrets {
   const webhookSecret = `whsec-hostile-${random(12)}`;
   const openAiKey = `sk-hostile-${random(16)}`;
   const redisPassword = `redis-pw-${random(12)}`;
+  const canaryVariable = `canary-environment-${random(8)}`;
+  const canaryFile = `canary-file-${random(8)}`;
   return {
     privateKey,
     webhookSecret,
     openAiKey,
     redisPassword,
+    canaryVariable,
+    canaryFile,
     forms: (installationToken) => ({
       PRIVATE_KEY: keyLines(privateKey),
       WEBHOOK_SECRET: [webhookSecret],
       OPENAI_API_KEY: [openAiKey],
       REDIS_URL: [redisPassword],
+      "canary in the App's environment": [canaryVariable],
+      "canary in the App's data folder": [canaryFile],
       "installation token": [
         installationToken,
         Buffer.from(`x-access-token:${installationToken}`).toString("base64"),
