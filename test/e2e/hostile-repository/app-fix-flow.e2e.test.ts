@@ -114,16 +114,9 @@ describe("a hostile repository through the App (serve and worker on Redis)", () 
     expect(log).toContain("GIT-STATUS-OK");
     expect(log).toContain("CONTROL-RAN");
     expect(attemptsNotRefused(log, run.atFirstRequest.gitDirectory)).toEqual([]);
-    // The mirror's own folder is not shown to the sandbox: a write "there" lands in the sandbox's
-    // private /tmp when the data folder is under /tmp (as here), and fails elsewhere. The host's
-    // mirror, config and hooks included, is unchanged (expectHostUntouched compares all of it).
-    const mirrorFolder = /^ALTERNATES (\/.+)\/objects$/m.exec(log)![1]!;
-    expect(
-      log
-        .split("\n")
-        .filter((line) => line.startsWith("WROTE "))
-        .filter((line) => !line.startsWith(`WROTE ${mirrorFolder}/objects/../`)),
-    ).toEqual([]);
+    // Nothing went through: not the git directory, its pointer, the alternates it borrows, nor
+    // the mirror's own folder (not shown to the sandbox; its path leads into a read-only root).
+    expect(log.split("\n").filter((line) => line.startsWith("WROTE "))).toEqual([]);
     expect(Object.keys(run.mirrorAfter)).not.toContain("hooks/pre-receive");
     // The planted program ran only where the attack ran it on purpose, inside the sandbox.
     expect(new Set(plantedRuns(run))).toEqual(new Set(["control-in-sandbox"]));

@@ -68,7 +68,7 @@ attempt "git update-ref" 'git update-ref refs/heads/planted HEAD'
 attempt "git worktree add" 'git worktree add -q "$root/../planted-worktree"'
 
 candidates=$(printf '%s\\n' "$gitfile" "$revparse" $found)
-for G in $(for d in $candidates; do [ -d "$d" ] && (cd "$d" && pwd -P); done | sort -u); do
+for G in $(for d in $candidates; do case "$d" in /*) [ -d "$d" ] && (cd "$d" && pwd -P) ;; esac; done | sort -u); do
   export G
   echo "TARGET $G" >> "$log"
   attempt "$G/config" 'printf "[filter \\"planted\\"]\\n\\tclean = %s filter-config filter\\n\\tsmudge = %s filter-config-smudge filter\\n[core]\\n\\tfsmonitor = %s fsmonitor-config fsmonitor\\n\\thooksPath = %s/planted/hooks\\n\\tsshCommand = %s ssh-command\\n[diff \\"planted\\"]\\n\\ttextconv = %s textconv-config\\n\\tcommand = %s diff-command\\n[merge \\"planted\\"]\\n\\tdriver = %s merge-driver\\n[include]\\n\\tpath = %s/evil.gitconfig\\n" "$mark" "$mark" "$mark" "$root" "$mark" "$mark" "$mark" "$mark" "$root" >> "$G/config"'
@@ -84,7 +84,7 @@ for G in $(for d in $candidates; do [ -d "$d" ] && (cd "$d" && pwd -P); done | s
   attempt "$G/refs/heads/planted" 'git rev-parse HEAD > "$G/refs/heads/planted"'
   # Whether these could be written at all, leaving them as they were.
   attempt "$G/HEAD" ': >> "$G/HEAD"'
-  attempt "rename $G" 'mv "$G" "$G.moved" && mv "$G.moved" "$G"'
+  attempt "rename in $G" 'mv "$G/description" "$G/description.moved" && mv "$G/description.moved" "$G/description"'
 done
 for A in $alternates; do
   export A
@@ -133,7 +133,7 @@ export function attemptsNotRefused(log: string, gitDirectory: string): string[] 
     ...POINTER_ATTEMPTS,
     ...METADATA_FILES.map((file) => `${gitDirectory}/${file}`),
     `GIT_DIR=${gitDirectory} git config`,
-    `rename ${gitDirectory}`,
+    `rename in ${gitDirectory}`,
   ];
   return expected.filter(
     (attempt) => !log.split("\n").some((line) => line.startsWith(`REFUSED ${attempt}: `)),

@@ -120,7 +120,11 @@ exit 0
  * hostile project; the model is scripted per case behind a gate.
  */
 export async function startHostileApp(): Promise<HostileApp> {
-  const root = mkdtempSync(path.join(tmpdir(), "hostile-app-"));
+  // The App's data folder outside /tmp, as a deployment has it (/var/lib/…): under /tmp it would
+  // lie inside every sandbox's private /tmp, which changes what a command there sees and can do.
+  const cacheRoot = path.resolve(".cache", "hostile-repository");
+  mkdirSync(cacheRoot, { recursive: true });
+  const root = mkdtempSync(path.join(cacheRoot, "app-"));
   const markers = mkdtempSync(path.join(tmpdir(), "hostile-markers-"));
   const copies = path.join(root, "push-copies");
   mkdirSync(copies);
