@@ -1,4 +1,4 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Probot } from "probot";
@@ -6,12 +6,10 @@ import { createRuntime } from "../../core/runtime/create-runtime.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
-import { readQueuePrefix } from "../../queue/read-queue-prefix.js";
 import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
-import type { BudgetLimits } from "./budgets/create-installation-budgets.js";
 import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
-import { hasBudgetLimits, mergeBudgetLimits, readBudgetLimits } from "./budgets/read-budget-limits.js";
+import { hasBudgetLimits, mergeBudgetLimits } from "./budgets/read-budget-limits.js";
 import { createAgentForgeApp } from "./create-agent-forge-app.js";
 import { createAppProbot } from "./create-app-probot.js";
 import { createHealthServer } from "./create-health-server.js";
@@ -21,114 +19,13 @@ import { createGitHubTaskHandler } from "./handle-github-task.js";
 import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
 import { createRedactor, type Redactor } from "../../core/safety/create-redactor.js";
 import { createRedactingLogger } from "./create-redacting-logger.js";
+import type { AppServerSettings } from "./read-app-server-settings.js";
 
-const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
-type LogLevel = (typeof LOG_LEVELS)[number];
-
-export interface AppServerSettings {
-  readonly appId: string;
-  readonly privateKey: string;
-  readonly webhookSecret: string;
-  readonly port: number;
-  readonly host: string;
-  /** The REST base for GitHub Enterprise Server (`GHE_PROTOCOL://GHE_HOST/api/v3`). */
-  readonly baseUrl?: string;
-  readonly logLevel: LogLevel;
-  readonly logFormat: "json" | "pretty";
-  readonly hasRedis: boolean;
-  /** Set with REDIS_URL: the queue, the budgets and Probot's rate limiting all use it. */
-  readonly redisUrl?: string;
-  /** First part of every Redis key the queue and the budgets write (AGENTFORGE_QUEUE_PREFIX). */
-  readonly redisPrefix: string;
-  /** Per-installation budgets (AGENTFORGE_BUDGET_*); empty means none. */
-  readonly budgetLimits: BudgetLimits;
-  /** Milliseconds a worker holds a task without renewing; a dead worker's task is retried after it. */
-  readonly leaseMs?: number;
-  /** Tasks running at once across the whole deployment (every worker on the same queue). */
-  readonly globalConcurrency?: number;
-  readonly concurrency: number;
-  /** How often a running task stores its run with the queue for another worker (Redis only). */
-  readonly handOverIntervalMs?: number;
-}
-
-export type AppSettingsResult =
-  | { readonly success: true; readonly value: AppServerSettings }
-  | { readonly success: false; readonly missing: readonly string[]; readonly problems: readonly string[] };
-
-/** Reads Probot's variable names (see DESIGN.md), plus the queue's. The private key may be a file. */
-export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<AppSettingsResult> {
-  const missing: string[] = [];
-  const problems: string[] = [];
-  const appId = env.APP_ID?.trim() ?? "";
-  if (appId === "") missing.push("APP_ID");
-  let privateKey = env.PRIVATE_KEY?.replace(/\\n/g, "\n") ?? "";
-  if (privateKey === "" && env.PRIVATE_KEY_PATH) {
-    privateKey = await readFile(env.PRIVATE_KEY_PATH, "utf8").catch((error: unknown) => {
-      problems.push(
-        `PRIVATE_KEY_PATH: cannot read ${env.PRIVATE_KEY_PATH} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      );
-      return "";
-    });
-  }
-  if (privateKey === "" && problems.length === 0) missing.push("PRIVATE_KEY or PRIVATE_KEY_PATH");
-  const webhookSecret = env.WEBHOOK_SECRET ?? "";
-  if (webhookSecret === "") missing.push("WEBHOOK_SECRET");
-  const port = Number(env.PORT ?? "3000");
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    problems.push(`PORT: expected a port number, got "${env.PORT}"`);
-  const level = (env.LOG_LEVEL ?? "info").toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(level))
-    problems.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(", ")}`);
-  const leaseMs =
-    env.AGENTFORGE_QUEUE_LEASE_MS === undefined ? undefined : Number(env.AGENTFORGE_QUEUE_LEASE_MS);
-  if (leaseMs !== undefined && (!Number.isInteger(leaseMs) || leaseMs < 15_000))
-    problems.push("AGENTFORGE_QUEUE_LEASE_MS: expected a whole number of milliseconds, at least 15000");
-  const globalConcurrency =
-    env.AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY === undefined
-      ? undefined
-      : Number(env.AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY);
-  if (globalConcurrency !== undefined && (!Number.isInteger(globalConcurrency) || globalConcurrency < 1))
-    problems.push("AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY: expected a whole number ≥ 1");
-  const concurrency = Number(env.AGENTFORGE_WORKER_CONCURRENCY ?? "2");
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    problems.push("AGENTFORGE_WORKER_CONCURRENCY: expected a whole number ≥ 1");
-  const handOverIntervalMs =
-    (env.AGENTFORGE_HANDOFF_INTERVAL_MS ?? "").trim() === ""
-      ? undefined
-      : Number(env.AGENTFORGE_HANDOFF_INTERVAL_MS);
-  if (handOverIntervalMs !== undefined && (!Number.isInteger(handOverIntervalMs) || handOverIntervalMs < 0))
-    problems.push("AGENTFORGE_HANDOFF_INTERVAL_MS: expected a whole number of milliseconds ≥ 0");
-  const budgetLimits = readBudgetLimits(env);
-  if (!budgetLimits.success) problems.push(budgetLimits.error);
-  // Checked with or without Redis, so a typo shows before the deployment moves to Redis.
-  const redisPrefix = readQueuePrefix(env);
-  if (!redisPrefix.success) problems.push(redisPrefix.error);
-  if (missing.length > 0 || problems.length > 0 || !budgetLimits.success || !redisPrefix.success)
-    return { success: false, missing, problems };
-  const gheHost = env.GHE_HOST?.trim();
-  const redisUrl = env.REDIS_URL?.trim() ?? "";
-  return {
-    success: true,
-    value: {
-      appId,
-      privateKey,
-      webhookSecret,
-      port,
-      host: env.HOST ?? "localhost",
-      ...(gheHost ? { baseUrl: `${env.GHE_PROTOCOL ?? "https"}://${gheHost}/api/v3` } : {}),
-      logLevel: level as LogLevel,
-      logFormat: env.LOG_FORMAT === "json" ? "json" : "pretty",
-      hasRedis: redisUrl !== "",
-      ...(redisUrl === "" ? {} : { redisUrl }),
-      redisPrefix: redisPrefix.value,
-      budgetLimits: budgetLimits.value,
-      ...(leaseMs === undefined ? {} : { leaseMs }),
-      ...(globalConcurrency === undefined ? {} : { globalConcurrency }),
-      concurrency,
-      ...(handOverIntervalMs === undefined ? {} : { handOverIntervalMs }),
-    },
-  };
-}
+export {
+  readAppServerSettings,
+  type AppServerSettings,
+  type AppSettingsResult,
+} from "./read-app-server-settings.js";
 
 export interface AppServer {
   /** The webhook server's URL; null in worker-only mode. */

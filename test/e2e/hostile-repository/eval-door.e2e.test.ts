@@ -20,7 +20,7 @@ import {
   type FolderSnapshot,
 } from "./host-evidence.js";
 import { TEST_COMMAND, writeHostileProject } from "./hostile-project.js";
-import { describeSpellings, ranInSandbox, readTracedCalls } from "./traced-calls.js";
+import { describeSpellings, ranInSandbox, readTracedCalls, BARE_REFUSAL } from "./traced-calls.js";
 
 /*
  * The eval door over the hostile project: `agentforge eval TASKS.json` copies the fixture into a
@@ -250,7 +250,7 @@ describe("agentforge eval over a hostile fixture", () => {
     const workspaces = [...mountinfo.matchAll(/ (\/\S*agentforge-eval-hostile-plan-[^/\s]+\/workspace) /g)];
     expect(workspaces.length).toBeGreaterThan(0);
     expect(mountOptions(mountinfo, workspaces[0]![1]!)?.[0]).toBe("ro");
-    expect(plan.get("call_bare")?.output).toContain("cannot use bare repository");
+    expect(plan.get("call_bare")?.output).toMatch(BARE_REFUSAL);
     const notes = describeSpellings(plan, "call_write");
     if (notes.some((note) => note.includes("ran")))
       expect(notes.some((note) => note.includes("kernel refused"))).toBe(true);

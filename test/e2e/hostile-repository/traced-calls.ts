@@ -53,3 +53,10 @@ export function describeSpellings(calls: ReadonlyMap<string, TracedCall>, prefix
     return `${spelling.label}: ran, ${refusedByKernel ? "the kernel refused its write" : "tried no write"} — \`${spelling.command}\``;
   });
 }
+
+/**
+ * A git command run inside a committed bare-repository look-alike is stopped by one of two layers:
+ * the policy refuses git outside the workspace root, and git in the sandbox, pinned to
+ * `safe.bareRepository=explicit`, refuses the folder. Either way nothing of the folder's config runs.
+ */
+export const BARE_REFUSAL = /cannot use bare repository|runs git outside the workspace root/;
