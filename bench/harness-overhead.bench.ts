@@ -18,6 +18,7 @@
  *
  *   npx tsx bench/harness-overhead.bench.ts
  */
+import { runLimits } from "../src/core/config/run-limits.js";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -225,7 +226,7 @@ async function sampleRun(size: number, baseDir: string): Promise<RunSamples> {
     const runner = createAgentRunner({
       model,
       dataDir,
-      settings: { maxTurns: 100_000, contextWindow: 4_000_000, configDigest: "bench" },
+      settings: { limits: runLimits({ maxTurns: 100_000 }), contextWindow: 4_000_000, configDigest: "bench" },
     });
     // When each tool finished and how long it ran itself, to take the tool's time out of the gaps.
     const toolRuns: { endedAt: number; executeMs: number }[] = [];

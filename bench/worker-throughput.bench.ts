@@ -12,6 +12,7 @@
  *
  *   npx tsx bench/worker-throughput.bench.ts
  */
+import { runLimits } from "../src/core/config/run-limits.js";
 import { fork, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -107,7 +108,7 @@ async function runWorkerProcess(prefix: string): Promise<void> {
   const runner = createAgentRunner({
     model: createInstantModel(),
     dataDir: path.join(root, "data"),
-    settings: { maxTurns: 10, contextWindow: 128_000, configDigest: "bench" },
+    settings: { limits: runLimits({ maxTurns: 10 }), contextWindow: 128_000, configDigest: "bench" },
   });
   const queue = openQueue(prefix);
   const controller = new AbortController();

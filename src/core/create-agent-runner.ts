@@ -1,5 +1,6 @@
 import type { AgentRunner, RunInput } from "./agent-run.js";
 import type { SubagentConfig } from "./config/operator-config-schema.js";
+import type { RunLimits } from "./config/run-limits.js";
 import type { ModelClient } from "./model/model-types.js";
 import { createCheckpointStore } from "./persistence/create-checkpoint-store.js";
 import { PersistenceError } from "./persistence/persistence-error.js";
@@ -14,13 +15,10 @@ import type { ApprovalRequest } from "./tools/approval-gate.js";
 import type { CommandRunner, Tool } from "./tools/tool.js";
 
 export interface AgentRunnerSettings {
-  readonly maxTurns: number;
-  readonly maxTotalTokens?: number;
-  readonly maxCostUsd?: number;
-  readonly maxWallClockMs?: number;
+  readonly limits: RunLimits;
   readonly contextWindow: number;
-  readonly toolTimeoutMs?: number;
-  readonly commandTimeoutMs?: number;
+  /** The operator's command prefixes, allowed in every run besides the task's own. */
+  readonly operatorAllowPrefixes?: readonly string[];
   readonly maxOutputChars?: number;
   readonly stream?: boolean;
   readonly configDigest: string;

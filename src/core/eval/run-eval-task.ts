@@ -206,7 +206,7 @@ async function runAgent(task: EvalTask, input: RunAgentInput): Promise<RunResult
           readOnlyPaths: input.readOnlyPaths,
           mode: task.mode,
           approvalMode: task.approval,
-          allowPrefixes: [...runtime.config.allowed_commands, ...task.allow],
+          allowPrefixes: task.allow,
           ...(task.maxTurns === undefined ? {} : { maxTurns: task.maxTurns }),
           tracePath: input.tracePath,
           signal,

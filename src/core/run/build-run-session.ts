@@ -16,8 +16,6 @@ import { readSavedOutputTool } from "../tools/files/read-saved-output-tool.js";
 import { createShellTool } from "../tools/shell/create-shell-tool.js";
 import type { Tool } from "../tools/tool.js";
 
-const DEFAULT_HOOK_TIMEOUT_MS = 120_000;
-
 /**
  * The session of one run: the tool set (files, shell, skills, MCP, subagents), the approval gate
  * for the task's mode, the operator's hooks, and limits sized to the context window.
@@ -48,7 +46,7 @@ export function buildRunSession(
   if (dependencies.commandRunner)
     tools.push(
       createShellTool({
-        ...(settings.commandTimeoutMs ? { defaultTimeoutMs: settings.commandTimeoutMs } : {}),
+        defaultTimeoutMs: settings.limits.commandTimeoutMs,
       }),
     );
   if (extras.skills.length > 0) tools.push(createLoadSkillTool(extras.skills));
@@ -73,13 +71,19 @@ export function buildRunSession(
     workspaceRoot: task.workspaceRoot,
     mode: task.mode,
     approvalMode: task.approvalMode,
-    allowPrefixes: task.allowPrefixes,
+    // The operator's prefixes are the runner's to add: no door merges them itself.
+    allowPrefixes: [...new Set([...(settings.operatorAllowPrefixes ?? []), ...task.allowPrefixes])],
+    toolTimeoutMs: settings.limits.toolTimeoutMs,
     tools,
     budgets: {
-      maxTurns: task.maxTurns ?? settings.maxTurns,
-      ...(settings.maxTotalTokens === undefined ? {} : { maxTotalTokens: settings.maxTotalTokens }),
-      ...(settings.maxCostUsd === undefined ? {} : { maxCostUsd: settings.maxCostUsd }),
-      ...(settings.maxWallClockMs === undefined ? {} : { maxWallClockMs: settings.maxWallClockMs }),
+      maxTurns: task.maxTurns ?? settings.limits.maxTurns,
+      ...(settings.limits.maxTotalTokens === undefined
+        ? {}
+        : { maxTotalTokens: settings.limits.maxTotalTokens }),
+      ...(settings.limits.maxCostUsd === undefined ? {} : { maxCostUsd: settings.limits.maxCostUsd }),
+      ...(settings.limits.maxWallClockMs === undefined
+        ? {}
+        : { maxWallClockMs: settings.limits.maxWallClockMs }),
     },
     safety: extras.safety,
     createApprovalGate,
@@ -92,7 +96,7 @@ export function buildRunSession(
     afterToolHooks: createAfterToolHooks(
       dependencies.afterToolHooks ?? [],
       dependencies.commandRunner,
-      settings.commandTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+      settings.limits.commandTimeoutMs,
     ),
   });
 }

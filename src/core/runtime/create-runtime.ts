@@ -1,3 +1,4 @@
+import { readRunLimits, type RunLimits } from "../config/run-limits.js";
 import type { Redactor } from "../safety/create-redactor.js";
 import type { AgentRunner } from "../agent-run.js";
 import { loadOperatorConfig } from "../config/load-operator-config.js";
@@ -50,6 +51,8 @@ const BUILT_IN_TOOL_NAMES = [
 
 export interface Runtime {
   readonly runner: AgentRunner;
+  /** The limits every run of this runtime works under (built once from the operator config). */
+  readonly limits: RunLimits;
   readonly config: OperatorConfig;
   readonly configDigest: string;
   readonly dataDir: string;
@@ -75,6 +78,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   if (!loaded.success) throw new RuntimeError("CONFIG_INVALID", loaded.error);
   const config = loaded.value;
   const sandboxMode = config.sandbox.kind ?? readSandboxModeOrThrow(env);
+  const limits = readRunLimits(config, options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns });
   let model = options.model;
   const secrets = [...(options.secrets ?? [])];
   if (!model) {
@@ -100,7 +104,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         fallbackModels: config.fallback_models.length > 0 ? config.fallback_models : fallbackModels,
         ...(apiKey ? { apiKey } : {}),
         ...(baseURL ? { baseURL } : {}),
-        timeouts: { inferenceMs: config.timeouts.inference_ms, httpMs: config.timeouts.http_ms },
+        timeouts: { inferenceMs: limits.inferenceTimeoutMs, httpMs: limits.httpTimeoutMs },
         ...(Object.keys(prices).length > 0 ? { prices } : {}),
       });
     } catch (error) {
@@ -135,23 +139,16 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     ...(options.redactor ? { redactor: options.redactor } : {}),
     ...(options.confirm ? { confirm: options.confirm } : {}),
     settings: {
-      maxTurns: options.maxTurns ?? config.budgets.max_turns,
-      ...(config.budgets.max_total_tokens === undefined
-        ? {}
-        : { maxTotalTokens: config.budgets.max_total_tokens }),
-      ...(config.budgets.max_cost_usd === undefined ? {} : { maxCostUsd: config.budgets.max_cost_usd }),
-      ...(config.budgets.max_wall_clock_ms === undefined
-        ? {}
-        : { maxWallClockMs: config.budgets.max_wall_clock_ms }),
+      limits,
+      operatorAllowPrefixes: config.allowed_commands,
       contextWindow: options.contextWindow ?? config.context_window ?? DEFAULT_CONTEXT_WINDOW,
-      toolTimeoutMs: config.timeouts.tool_ms,
-      commandTimeoutMs: config.sandbox.command_timeout_ms,
       configDigest: loaded.digest,
       ...(options.stream === undefined ? {} : { stream: options.stream }),
     },
   });
   return {
     runner,
+    limits,
     config,
     configDigest: loaded.digest,
     dataDir,

@@ -33,6 +33,8 @@ export interface SessionOptions {
   readonly role?: string;
   readonly afterToolHooks?: readonly AfterToolHook[];
   readonly maxOutputChars?: number;
+  /** A tool call without a timeout of its own is stopped after this (the operator's `timeouts.tool_ms`). */
+  readonly toolTimeoutMs?: number;
 }
 
 export interface Session {
@@ -70,6 +72,7 @@ export function createSession(options: SessionOptions): Session {
     safety: options.safety,
     isAllowed,
     readOnlyWorkspace: isReadOnly,
+    ...(options.toolTimeoutMs === undefined ? {} : { defaultTimeoutMs: options.toolTimeoutMs }),
     ...(options.afterToolHooks ? { afterToolHooks: options.afterToolHooks } : {}),
     ...(options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars }),
   });

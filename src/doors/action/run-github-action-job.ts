@@ -104,7 +104,7 @@ export async function runGitHubActionJob(
       agent: {
         runner: runtime.runner,
         model: runtime.model,
-        operatorAllowPrefixes: [...runtime.config.allowed_commands, ...inputs.allowedCommands],
+        extraAllowPrefixes: inputs.allowedCommands,
         tracePath: context.tracePath,
       },
       report: {

@@ -51,7 +51,7 @@ export async function runWorkspaceTask(context: ActionContext, prompt: string): 
       mode: "build",
       // Nobody can answer a question in a workflow: only allow-listed commands run.
       approvalMode: "never",
-      allowPrefixes: [...runtime.config.allowed_commands, ...inputs.allowedCommands],
+      allowPrefixes: inputs.allowedCommands,
       ...(inputs.maxTurns === undefined ? {} : { maxTurns: inputs.maxTurns }),
       tracePath: context.tracePath,
       signal: dependencies.signal,

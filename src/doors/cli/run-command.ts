@@ -71,7 +71,7 @@ export async function runCommand(
               readOnlyPaths,
               mode: options.mode === "plan" ? "plan" : "build",
               approvalMode: approval,
-              allowPrefixes: [...runtime.config.allowed_commands, ...(options.allow ?? [])],
+              allowPrefixes: options.allow ?? [],
               ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
               ...(options.trace ? { tracePath: options.trace } : {}),
               signal: controller.signal,

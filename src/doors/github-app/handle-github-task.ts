@@ -26,7 +26,6 @@ export interface GitHubTaskHandlerOptions {
   readonly dataDir: string;
   /** The app's slug; commits are authored by `slug[bot]` with its no-reply address. */
   readonly appSlug: string;
-  readonly operatorAllowPrefixes: readonly string[];
   readonly logger: DoorLogger;
   readonly commandTimeoutMs?: number;
   /**
@@ -188,7 +187,6 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
         },
         agent: {
           runner: withLoopObserver(options.runner, observe),
-          operatorAllowPrefixes: options.operatorAllowPrefixes,
           tracePath: record.tracePath,
           ...(options.model === undefined ? {} : { model: options.model }),
         },

@@ -145,7 +145,6 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       dataDir: runtime.dataDir,
       appSlug,
       getInstallationToken: (installationId) => createInstallationToken(probot, installationId),
-      operatorAllowPrefixes: runtime.config.allowed_commands,
       logger: log,
       ...(settings.handOverIntervalMs === undefined
         ? {}

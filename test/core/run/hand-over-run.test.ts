@@ -1,3 +1,4 @@
+import { runLimits } from "../../../src/core/config/run-limits.js";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,7 +23,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const settings = { maxTurns: 10, contextWindow: 128_000, configDigest: "test" };
+const settings = { limits: runLimits({ maxTurns: 10 }), contextWindow: 128_000, configDigest: "test" };
 
 async function workspaceAt(name: string): Promise<string> {
   const workspace = path.join(root, name);

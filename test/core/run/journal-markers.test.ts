@@ -1,3 +1,4 @@
+import { runLimits } from "../../../src/core/config/run-limits.js";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,7 +22,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const settings = { maxTurns: 10, contextWindow: 128_000, configDigest: "test" };
+const settings = { limits: runLimits({ maxTurns: 10 }), contextWindow: 128_000, configDigest: "test" };
 
 async function journalLines(runId: string): Promise<{ type?: string; callId?: string }[]> {
   const text = await readFile(path.join(dataDir, "runs", runId, "journal.jsonl"), "utf8");

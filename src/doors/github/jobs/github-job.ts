@@ -90,8 +90,11 @@ export interface JobAgent {
   readonly runner: AgentRunner;
   /** The model, for the reviewer subagents of a review; a review without it says so and stops. */
   readonly model?: ModelClient;
-  /** Operator-level command prefixes added to the repository's allowlist. */
-  readonly operatorAllowPrefixes: readonly string[];
+  /**
+   * Command prefixes this door adds to the repository's allowlist (the Action's `allowed-commands`
+   * input). The operator config's own are added by the runner to every run.
+   */
+  readonly extraAllowPrefixes?: readonly string[];
   /** Where the agent run's trace is written (the door keeps one per task). */
   readonly tracePath?: string;
 }

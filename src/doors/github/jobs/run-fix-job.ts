@@ -90,7 +90,7 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
       {
         prompt: buildFixPrompt(context, conversation),
         mode: "build",
-        allowPrefixes: jobAllowPrefixes(config, deps.agent.operatorAllowPrefixes),
+        allowPrefixes: jobAllowPrefixes(config, deps.agent.extraAllowPrefixes ?? []),
         untrustedInputs: conversation.untrustedInputs,
         ...(config.max_turns === undefined ? {} : { maxTurns: config.max_turns }),
         ...(instructions === null ? {} : { repositoryInstructions: instructions }),

@@ -52,7 +52,7 @@ export async function runPlanJob(context: JobContext): Promise<JobOutcome> {
         prompt,
         mode: "plan",
         maxTurns: Math.min(config.max_turns ?? PLAN_MODE_MAX_TURNS, PLAN_MODE_MAX_TURNS),
-        allowPrefixes: jobAllowPrefixes(config, deps.agent.operatorAllowPrefixes),
+        allowPrefixes: jobAllowPrefixes(config, deps.agent.extraAllowPrefixes ?? []),
         untrustedInputs: conversation.untrustedInputs,
         ...(instructions === null ? {} : { repositoryInstructions: instructions }),
       },

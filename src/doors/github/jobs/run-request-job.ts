@@ -68,7 +68,7 @@ export async function runRequestJob(context: JobContext): Promise<JobOutcome> {
       {
         prompt,
         mode: pull.isFromFork ? "plan" : "build",
-        allowPrefixes: pull.isFromFork ? [] : jobAllowPrefixes(config, deps.agent.operatorAllowPrefixes),
+        allowPrefixes: pull.isFromFork ? [] : jobAllowPrefixes(config, deps.agent.extraAllowPrefixes ?? []),
         untrustedInputs: conversation.untrustedInputs,
         ...(config.max_turns === undefined ? {} : { maxTurns: config.max_turns }),
       },

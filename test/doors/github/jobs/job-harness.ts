@@ -1,3 +1,4 @@
+import { runLimits } from "../../../../src/core/config/run-limits.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -54,7 +55,7 @@ export async function createJobHarness(): Promise<JobHarness> {
         dataDir: path.join(dir, "data"),
         commandRunner,
         secrets: [github.token],
-        settings: { maxTurns: 10, contextWindow: 64_000, configDigest: "test" },
+        settings: { limits: runLimits({ maxTurns: 10 }), contextWindow: 64_000, configDigest: "test" },
       });
       return {
         github: {
@@ -64,7 +65,7 @@ export async function createJobHarness(): Promise<JobHarness> {
           mention: "@agentforge",
         },
         workspace: { cache, commandRunner },
-        agent: { runner, operatorAllowPrefixes: [], model, ...extra.agent },
+        agent: { runner, model, ...extra.agent },
         report: {
           progress: {
             update: async (text) => void harness.updates.push(text),

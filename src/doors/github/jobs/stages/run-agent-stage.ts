@@ -44,10 +44,10 @@ export function isFailedRun(result: Pick<RunResult, "exitReason">): boolean {
   );
 }
 
-/** The allowlist of a job: the repository's commands plus the operator's. */
+/** The allowlist of a job: the repository's commands plus the door's (the runner adds the operator's). */
 export function jobAllowPrefixes(
   config: { readonly allowed_commands: readonly string[]; readonly test_commands: readonly string[] },
-  operatorAllowPrefixes: readonly string[],
+  extraAllowPrefixes: readonly string[],
 ): string[] {
-  return [...new Set([...config.allowed_commands, ...config.test_commands, ...operatorAllowPrefixes])];
+  return [...new Set([...config.allowed_commands, ...config.test_commands, ...extraAllowPrefixes])];
 }
