@@ -1,7 +1,5 @@
 import { execFile } from "node:child_process";
-import { constants } from "node:fs";
-import { access, mkdtemp, rm, statfs } from "node:fs/promises";
-import os from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -10,6 +8,7 @@ import { basicAuthorizationHeader } from "../src/core/git/host-git-environment.j
 import { startGitHttpServer } from "../test/doors/github/workspace/git-http-server.js";
 import type { Benchmark, BenchRow } from "./bench-types.js";
 import { buildLargeRepository } from "./support/build-large-repository.js";
+import { chooseScratchParent } from "./support/choose-scratch-parent.js";
 import { roundTo, summarizeSamples } from "./support/summarize-samples.js";
 
 const execFileAsync = promisify(execFile);
@@ -18,7 +17,6 @@ const TOKEN = "ghs_benchCheckoutToken0123456789abcdefABCD";
 const MAX_REPETITIONS = 3;
 /** Measuring stops starting new rounds past this; a loaded machine gets fewer rounds, not a hang. */
 const MEASURE_BUDGET_MS = 75_000;
-const SHARED_MEMORY = "/dev/shm";
 
 type Transport = "file" | "http";
 
@@ -28,25 +26,6 @@ interface Round {
   readonly coldMs: number;
   readonly warmMs: number;
   readonly warmBytes: number | null;
-}
-
-/**
- * Each step writes ~160 MB of work tree. On a disk shared with other busy processes the figures
- * then measure their write-back more than git: a step would pay for the step before it. Memory
- * (tmpfs) keeps that out; `AGENTFORGE_BENCH_SCRATCH=/some/disk/dir` measures on a disk instead,
- * flushing before each step.
- */
-async function chooseScratchParent(): Promise<{ directory: string; isMemory: boolean }> {
-  const chosen = process.env["AGENTFORGE_BENCH_SCRATCH"];
-  if (chosen !== undefined && chosen !== "") return { directory: chosen, isMemory: false };
-  try {
-    await access(SHARED_MEMORY, constants.W_OK);
-    const { bavail, bsize } = await statfs(SHARED_MEMORY);
-    if (bavail * bsize > 2 * 1024 ** 3) return { directory: SHARED_MEMORY, isMemory: true };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  return { directory: os.tmpdir(), isMemory: false };
 }
 
 async function timed(action: () => Promise<unknown>, shouldFlush: boolean): Promise<number> {
