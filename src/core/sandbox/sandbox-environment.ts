@@ -21,6 +21,9 @@ export const SANDBOX_GIT_SETTINGS: ReadonlyArray<readonly [string, string]> = [
   ["core.fsmonitor", "false"],
   ["core.hooksPath", "/dev/null"],
   ["core.untrackedCache", "false"],
+  // The index was written by the host, whose owner the sandbox's user cannot match, and the sandbox
+  // cannot rewrite it (read-only): without this every status and diff would read every file again.
+  ["core.checkStat", "minimal"],
 ];
 
 function sandboxGitEnvironment(): Record<string, string> {

@@ -34,6 +34,8 @@ sweep() {
   return 1
 }
 protected=("$@")
+# Inside, /var/tmp is a link to /tmp: a path under it is met by the wipe under its real name.
+for kept in "$@"; do protected+=("$(readlink -f -- "$kept")"); done
 # Empties a scratch folder, except the workspace and its git metadata and the way down to them.
 clear_folder() {
   local entry kept leftovers=() descend

@@ -53,6 +53,7 @@ describe("buildSandboxEnvironment", () => {
       "core.fsmonitor": "false",
       "core.hooksPath": "/dev/null",
       "core.untrackedCache": "false",
+      "core.checkStat": "minimal",
     });
     expect(environment["GIT_CONFIG_NOSYSTEM"]).toBe("1");
   });

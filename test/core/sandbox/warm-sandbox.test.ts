@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { createSandboxRunner, type SandboxRunner } from "../../../src/core/sandbox/create-sandbox-runner.js";
 import { describeWithBwrap, detection, makeTempDirectory, removeDirectory } from "./sandbox-test-helpers.js";
@@ -104,6 +104,18 @@ describeWithBwrap("the warm sandbox", () => {
       expect(second.stdout).toBe(`${first.stdout}meta\n`);
     } finally {
       await removeDirectory(task);
+    }
+  });
+
+  it("keeps serving from one sandbox when the workspace lies under /var/tmp (a link to /tmp inside)", async () => {
+    const underVarTmp = await realpath(await mkdtemp(path.join("/var/tmp", "agentforge-warm-")));
+    try {
+      const options = { cwd: underVarTmp, workspaceRoot: underVarTmp, timeoutMs: 10_000 };
+      const first = await runner.run(`${SANDBOX_IDENTITY}; echo kept > kept.txt`, options);
+      const second = await runner.run(`${SANDBOX_IDENTITY}; cat kept.txt`, options);
+      expect(second.stdout).toBe(`${first.stdout}kept\n`);
+    } finally {
+      await removeDirectory(underVarTmp);
     }
   });
 

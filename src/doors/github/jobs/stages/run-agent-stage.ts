@@ -1,3 +1,4 @@
+import { settleWorkspaceIndex } from "../../../../core/git/settle-workspace-index.js";
 import type { RunResult, RunInput } from "../../../../core/agent-run.js";
 import type { JobAgent } from "../github-job.js";
 import type { JobWorkspace } from "../prepare-job-workspace.js";
@@ -20,6 +21,8 @@ export async function runAgentStage(
   tracker: RunProgressTracker,
   signal: AbortSignal,
 ): Promise<RunResult> {
+  // The agent's git commands read the index read-only: written again now, it stays cheap for them.
+  await settleWorkspaceIndex(workspace.repository, { signal });
   if (workspace.isResume) {
     tracker.note("resuming the run a stopped worker left");
     return agent.runner.resume(workspace.runId, { onEvent: tracker.onEvent, signal });
