@@ -115,6 +115,21 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("lets everything outside the core reach it only through its entry modules", () => {
+    // An entry module is a file at the top of the core (agent-run.ts) or a folder's index.ts,
+    // whose exports are the core's public face; the files behind them are the core's own.
+    const isEntryModule = (target: string): boolean =>
+      /^core\/[^/]+\.js$/.test(target) || /^core\/[^/]+\/index\.js$/.test(target);
+    const deep = files
+      .filter((file) => !file.path.startsWith("core/"))
+      .flatMap((file) =>
+        resolvedImports(file)
+          .filter((target) => target.startsWith("core/") && !isEntryModule(target))
+          .map((target) => `${file.path} → ${target}`),
+      );
+    expect(deep).toEqual([]);
+  });
+
   it("lets only the App door import probot and only the Action door import @actions/*", () => {
     const offenders = files.flatMap((file) =>
       file.imports

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TRACE_SCHEMA } from "../core/trace/trace-format.js";
+import { TRACE_SCHEMA } from "../core/trace/index.js";
 import type { MockScriptResult, MockStep } from "./mock-script.js";
 
 const headerSchema = z.looseObject({ schema: z.literal(TRACE_SCHEMA) });

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { LoopEvent } from "../core/loop/loop-events.js";
+import type { LoopEvent } from "../core/loop/index.js";
 import { TASK_STATES, type QueueStats } from "../queue/task-queue.js";
 
 export type TaskOutcome = "completed" | "failed" | "retried" | "cancelled" | "superseded" | "lease-lost";

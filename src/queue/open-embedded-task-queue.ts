@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ensurePrivateDir, resolveDataDir } from "../core/persistence/resolve-data-dir.js";
+import { ensurePrivateDir, resolveDataDir } from "../core/persistence/index.js";
 import { createSqliteTaskQueue, type SqliteTaskQueueOptions } from "./create-sqlite-task-queue.js";
 import type { TaskQueue } from "./task-queue.js";
 

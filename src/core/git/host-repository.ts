@@ -1,5 +1,6 @@
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
+import { isPathInside } from "../paths/index.js";
 import { HostGitError } from "./host-git-error.js";
 
 /**
@@ -16,14 +17,6 @@ export interface HostRepository {
   readonly gitDirectory: string;
   /** The checked-out files; absent for plumbing on objects alone (a mirror). */
   readonly workTree?: string;
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return (
-    relative === "" ||
-    (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
 }
 
 /**
@@ -52,7 +45,7 @@ export async function assertHostOwnedRepository(repository: HostRepository): Pro
     [named.gitDirectory, named.workTree],
     [gitDirectory, workTree],
   ] as const) {
-    if (!isInside(tree, directory)) continue;
+    if (!isPathInside(tree, directory)) continue;
     const ownDotGit = path.join(tree, ".git");
     const entry = await lstat(ownDotGit).catch(() => undefined);
     if (directory === ownDotGit && entry?.isDirectory() === true) continue;

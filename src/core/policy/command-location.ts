@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { ShellWord } from "./shell-word.js";
+import { isPathInside } from "../paths/index.js";
 
 /** The folder a command runs in, as far as the command line lets the policy know it. */
 export type WorkingDirectory =
@@ -24,10 +25,9 @@ export function isAtWorkspaceRoot(location: CommandLocation): boolean {
   );
 }
 
-/** True when `candidate` is `root` or below it, compared as normalised absolute paths. */
+/** True when `candidate` is `root` or below it, compared as normalised absolute paths (no links followed). */
 export function isLexicallyInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+  return isPathInside(root, candidate);
 }
 
 /**

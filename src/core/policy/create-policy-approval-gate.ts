@@ -5,7 +5,8 @@ import type { PolicyDecision } from "./command-classification.js";
 import { decideApproval, shellAction, type PolicyAction } from "./decide-approval.js";
 import { judgeCommandLine, type CommandJudgement } from "./evaluate-command.js";
 import { loadBashParser } from "./load-bash-parser.js";
-import { isPathInside, resolveRealPath } from "./resolve-real-path.js";
+import { hasGitSegment, isPathInside } from "../paths/index.js";
+import { resolveRealPath } from "./resolve-real-path.js";
 
 /** What the policy would decide, handed to `confirm` when a person must say yes or no. */
 export interface PendingApproval {
@@ -177,12 +178,7 @@ async function judgeWrite(paths: readonly string[], workspaceRoot: string): Prom
       };
     }
     // Hooks and config in `.git` would be run or obeyed by git later, outside any approval.
-    if (
-      path
-        .relative(root.value, real.value)
-        .split(path.sep)
-        .some((segment) => /^\.git[. ]*$/i.test(segment))
-    ) {
+    if (hasGitSegment(path.relative(root.value, real.value))) {
       return {
         action: "write_outside_workspace",
         reason: `writes to \`${target}\`, inside \`.git\``,

@@ -66,12 +66,3 @@ function isMissing(error: unknown): boolean {
   const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
   return code === "ENOENT" || code === "ENOTDIR";
 }
-
-/** True when `candidate` is `root` or below it; both absolute and resolved. */
-export function isPathInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return (
-    relative === "" ||
-    (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative))
-  );
-}

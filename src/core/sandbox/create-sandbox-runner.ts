@@ -1,5 +1,5 @@
+import { isPathInside } from "../paths/index.js";
 import { realpath } from "node:fs/promises";
-import path from "node:path";
 import type { CommandOutcome, CommandRunner, CommandRunOptions } from "../tools/tool.js";
 import { detectSandbox, type SandboxKind } from "./detect-sandbox.js";
 import { findPidsCgroupParent } from "./pids-cgroup.js";
@@ -53,11 +53,6 @@ export interface SandboxRunner extends CommandRunner {
   run(command: string, options: SandboxRunOptions): Promise<CommandOutcome>;
   /** Ends the warm sandboxes now; they also end when idle, and with this process. */
   close(): void;
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 /**
@@ -115,7 +110,7 @@ export function createSandboxRunner(options: SandboxRunnerOptions = {}): Sandbox
           prepare(),
         ],
       );
-      if (!isInside(workspaceRoot, cwd)) {
+      if (!isPathInside(workspaceRoot, cwd)) {
         throw new SandboxError(
           "SANDBOX_BAD_OPTIONS",
           `The folder ${cwd} is outside the workspace ${workspaceRoot}.`,

@@ -1,5 +1,6 @@
 import { lstat, readlink } from "node:fs/promises";
 import path from "node:path";
+import { isPathInside } from "../paths/index.js";
 
 /** Folders whose contents are the host's business; nothing under them is mounted from PATH. */
 const PRIVATE_PREFIXES = [
@@ -61,10 +62,6 @@ async function statOrUndefined(target: string): Promise<Awaited<ReturnType<typeo
   }
 }
 
-function isUnder(prefix: string, candidate: string): boolean {
-  return candidate === prefix || candidate.startsWith(`${prefix}/`);
-}
-
 /** The installation root of a PATH entry: `/opt/node/bin` → `/opt/node`. */
 function toolRootOf(directory: string): string {
   const base = path.basename(directory);
@@ -92,7 +89,11 @@ export async function planSandboxMounts(options: PlanSandboxMountsOptions): Prom
   for (const directory of (options.hostEnv["PATH"] ?? "").split(":")) {
     if (!path.isAbsolute(directory) || pathEntries.includes(directory)) continue;
     const root = toolRootOf(path.normalize(directory));
-    if (root === "/" || isUnder("/usr", root) || PRIVATE_PREFIXES.some((prefix) => isUnder(prefix, root)))
+    if (
+      root === "/" ||
+      isPathInside("/usr", root) ||
+      PRIVATE_PREFIXES.some((prefix) => isPathInside(prefix, root))
+    )
       continue;
     if (!(await statOrUndefined(directory))?.isDirectory()) continue;
     if (!toolRoots.includes(root)) toolRoots.push(root);

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { isPathInside } from "./is-path-inside.js";
+import { isPathInside } from "../paths/index.js";
 import { parseSkillFile } from "./parse-skill-file.js";
 
 /**
@@ -120,7 +120,7 @@ async function locateRoot(root: SkillRoot, problems: string[]): Promise<LocatedR
     problems.push(`skill root ${root.dir}: ${describe(error)}`);
     return undefined;
   }
-  if (realConfine !== undefined && !isPathInside(realRoot, realConfine)) {
+  if (realConfine !== undefined && !isPathInside(realConfine, realRoot)) {
     problems.push(`skill root ${root.dir}: refused: it resolves to ${realRoot}, outside ${realConfine}`);
     return undefined;
   }
@@ -151,7 +151,7 @@ async function readSkill(
     if (code !== "ENOENT" && code !== "ENOTDIR") problems.push(`${declaredPath}: ${describe(error)}`);
     return undefined;
   }
-  if (realConfine !== undefined && !isPathInside(realFile, realConfine)) {
+  if (realConfine !== undefined && !isPathInside(realConfine, realFile)) {
     problems.push(`${declaredPath}: refused: it resolves to ${realFile}, outside ${realConfine}`);
     return undefined;
   }

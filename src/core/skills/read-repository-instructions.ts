@@ -3,7 +3,7 @@ import type { FileHandle } from "node:fs/promises";
 import { open, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { InstructionsError } from "./instructions-error.js";
-import { isPathInside } from "./is-path-inside.js";
+import { isPathInside } from "../paths/index.js";
 import { readUpTo } from "../tools/files/read-up-to.js";
 import { truncateUtf8 } from "./truncate-utf8.js";
 
@@ -45,7 +45,7 @@ export async function readRepositoryInstructions(
     });
   }
   // A link to another file of the repository is fine; one to anything outside it is not.
-  if (!isPathInside(realFile, realRoot)) {
+  if (!isPathInside(realRoot, realFile)) {
     throw new InstructionsError(
       "OUTSIDE_REPOSITORY",
       `AGENTS.md in ${realRoot} resolves to ${realFile}, outside the repository; it was not read`,

@@ -1,5 +1,5 @@
-import type { ModelClient } from "../../core/model/model-types.js";
-import type { Redactor } from "../../core/safety/create-redactor.js";
+import type { ModelClient } from "../../core/model/index.js";
+import type { Redactor } from "../../core/safety/index.js";
 import type { GitHubJob, JobDependencies, JobOutcome } from "../github/jobs/github-job.js";
 import type { GitHubRequester } from "../github/pull-request/github-requester.js";
 import type { ActionEnvironment } from "./action-environment.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { APPROVAL_MODES } from "../../core/policy/approval-mode.js";
+import { APPROVAL_MODES } from "../../core/policy/index.js";
 
 export const ACTION_MODES = ["auto", "fix", "plan", "review", "run"] as const;
 export type ActionMode = (typeof ACTION_MODES)[number];

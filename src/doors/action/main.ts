@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Octokit } from "@octokit/rest";
-import { setBashGrammarDirectory } from "../../core/policy/bash-grammar-location.js";
+import { setBashGrammarDirectory } from "../../core/policy/index.js";
 import { runGitHubJob } from "../github/jobs/run-github-job.js";
 import { createCoreIo } from "./create-core-io.js";
 import { runAction } from "./run-action.js";

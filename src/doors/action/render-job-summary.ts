@@ -1,5 +1,5 @@
-import { readString } from "../../core/trace/html/attribute-readers.js";
-import type { ParsedTrace } from "../../core/trace/read-trace.js";
+import { readString } from "../../core/trace/index.js";
+import type { ParsedTrace } from "../../core/trace/index.js";
 
 export interface JobSummaryInput {
   /** One line: what happened (`Pull request opened`, `Skipped: ...`). */

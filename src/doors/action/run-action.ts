@@ -1,7 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { RuntimeError } from "../../core/runtime/runtime-error.js";
-import { createRedactor } from "../../core/safety/create-redactor.js";
+import { RuntimeError } from "../../core/runtime/index.js";
+import { createRedactor } from "../../core/safety/index.js";
 import type { ActionContext, ActionDependencies } from "./action-context.js";
 import { readActionEnvironment } from "./action-environment.js";
 import { readActionInputs } from "./action-inputs.js";

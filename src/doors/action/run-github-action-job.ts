@@ -1,5 +1,5 @@
 import path from "node:path";
-import { createRuntime } from "../../core/runtime/create-runtime.js";
+import { createRuntime } from "../../core/runtime/index.js";
 import type { JobOutcome } from "../github/jobs/github-job.js";
 import { APP_SLUG } from "./derive-action-plan.js";
 import type { GitHubRequester } from "../github/pull-request/github-requester.js";

@@ -1,7 +1,7 @@
-import { discoverWorkspaceRepository } from "../../core/git/discover-workspace-repository.js";
+import { discoverWorkspaceRepository } from "../../core/git/index.js";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { createRuntime } from "../../core/runtime/create-runtime.js";
+import { createRuntime } from "../../core/runtime/index.js";
 import type { ActionContext } from "./action-context.js";
 import { buildRuntimeEnvironment } from "./action-secrets.js";
 import { findPersistedCredentials } from "./find-persisted-credentials.js";

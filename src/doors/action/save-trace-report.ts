@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
-import { readTraceFile, type ParsedTrace } from "../../core/trace/read-trace.js";
-import { renderTraceHtml } from "../../core/trace/render-trace-html.js";
+import { readTraceFile, type ParsedTrace } from "../../core/trace/index.js";
+import { renderTraceHtml } from "../../core/trace/index.js";
 
 export interface SavedTraceReport {
   readonly trace: ParsedTrace;

@@ -1,4 +1,4 @@
-import { runDoctorChecks } from "../../core/runtime/run-doctor-checks.js";
+import { runDoctorChecks } from "../../core/runtime/index.js";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
 
 /** `agentforge doctor [--json]`: exit 0 when nothing is a problem (warnings are allowed). */

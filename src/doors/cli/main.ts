@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { APPROVAL_MODES } from "../../core/policy/approval-mode.js";
+import { APPROVAL_MODES } from "../../core/policy/index.js";
 import { EXIT_CODES, processIo, type CliIo } from "./cli-io.js";
 import { traceCommand } from "./trace-command.js";
 

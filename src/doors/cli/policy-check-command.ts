@@ -1,5 +1,5 @@
-import { isApprovalMode } from "../../core/policy/approval-mode.js";
-import { runPolicyCheck } from "../../core/policy/run-policy-check.js";
+import { isApprovalMode } from "../../core/policy/index.js";
+import { runPolicyCheck } from "../../core/policy/index.js";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
 
 /** `agentforge policy check [--approval MODE] [--allow PREFIX]... -- COMMAND...` */

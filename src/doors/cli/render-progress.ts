@@ -1,4 +1,4 @@
-import type { LoopEvent } from "../../core/loop/loop-events.js";
+import type { LoopEvent } from "../../core/loop/index.js";
 
 /**
  * Turns loop events into terminal lines: steps, tokens and cost so far. Plain lines either way; on

@@ -1,9 +1,9 @@
 import { realpath } from "node:fs/promises";
-import { discoverWorkspaceRepository } from "../../core/git/discover-workspace-repository.js";
-import { createRuntime } from "../../core/runtime/create-runtime.js";
-import { scopeCommandRunner } from "../../core/tools/scope-command-runner.js";
-import { RuntimeError } from "../../core/runtime/runtime-error.js";
-import { runReviewerPanel } from "../../core/review/run-reviewer-panel.js";
+import { discoverWorkspaceRepository } from "../../core/git/index.js";
+import { createRuntime } from "../../core/runtime/index.js";
+import { scopeCommandRunner } from "../../core/tools/index.js";
+import { RuntimeError } from "../../core/runtime/index.js";
+import { runReviewerPanel } from "../../core/review/index.js";
 import { buildReview } from "../github/review/build-review.js";
 import { diffForPullRequest } from "../github/review/diff-range-for-synchronize.js";
 import { parseDiffForReview } from "../github/review/parse-diff-for-review.js";

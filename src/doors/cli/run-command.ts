@@ -1,10 +1,10 @@
-import { discoverWorkspaceRepository } from "../../core/git/discover-workspace-repository.js";
+import { discoverWorkspaceRepository } from "../../core/git/index.js";
 import { realpath } from "node:fs/promises";
 import { createInterface } from "node:readline/promises";
 import type { RunResult } from "../../core/agent-run.js";
-import { isApprovalMode } from "../../core/policy/approval-mode.js";
-import { createRuntime } from "../../core/runtime/create-runtime.js";
-import { RuntimeError } from "../../core/runtime/runtime-error.js";
+import { isApprovalMode } from "../../core/policy/index.js";
+import { createRuntime } from "../../core/runtime/index.js";
+import { RuntimeError } from "../../core/runtime/index.js";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
 import { createProgressRenderer } from "./render-progress.js";
 

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
-import { readTraceFile } from "../../core/trace/read-trace.js";
-import { renderTraceStory } from "../../core/trace/render-trace-story.js";
+import { readTraceFile } from "../../core/trace/index.js";
+import { renderTraceStory } from "../../core/trace/index.js";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
 
 /** `agentforge trace FILE [--html OUT] [--json]`: replays a recorded run; calls no model and no tool. */
@@ -15,7 +15,7 @@ export async function traceCommand(
     return EXIT_CODES.usage;
   }
   if (options.html) {
-    const { renderTraceHtml } = await import("../../core/trace/render-trace-html.js");
+    const { renderTraceHtml } = await import("../../core/trace/index.js");
     await writeFile(options.html, renderTraceHtml(parsed.value), { mode: 0o644 });
     io.stderr(`Wrote ${options.html}\n`);
   }

@@ -1,5 +1,5 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
-import { createRedactor } from "../../core/safety/create-redactor.js";
+import { createRedactor } from "../../core/safety/index.js";
 import type { Metrics } from "../../observability/create-metrics.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";

@@ -1,5 +1,5 @@
 import type { AgentRunner } from "../../core/agent-run.js";
-import type { LoopEvent } from "../../core/loop/loop-events.js";
+import type { LoopEvent } from "../../core/loop/index.js";
 import type { JsonValue } from "../../queue/task-queue.js";
 import type { HandOver } from "../github/jobs/hand-over.js";
 import type { JobRecordStore } from "../github/jobs/job-record-store.js";

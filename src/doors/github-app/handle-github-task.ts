@@ -1,7 +1,7 @@
 import type { AgentRunner } from "../../core/agent-run.js";
-import type { LoopEvent, LoopEventListener } from "../../core/loop/loop-events.js";
-import type { ModelClient } from "../../core/model/model-types.js";
-import type { CommandRunner } from "../../core/tools/tool.js";
+import type { LoopEvent, LoopEventListener } from "../../core/loop/index.js";
+import type { ModelClient } from "../../core/model/index.js";
+import type { CommandRunner } from "../../core/tools/index.js";
 import type { GitHubJob, JobOutcome } from "../github/jobs/github-job.js";
 import { runGitHubJob } from "../github/jobs/run-github-job.js";
 import { openJobRecordStore } from "../github/jobs/job-record-store.js";

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from "probot";
-import type { LoopEvent } from "../../core/loop/loop-events.js";
+import type { LoopEvent } from "../../core/loop/index.js";
 import type { Metrics, TaskOutcome as TaskMetricOutcome } from "../../observability/create-metrics.js";
 import {
   isRetryableError,

@@ -2,7 +2,7 @@ import { readdir, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Probot } from "probot";
-import { createRuntime } from "../../core/runtime/create-runtime.js";
+import { createRuntime } from "../../core/runtime/index.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
@@ -17,7 +17,7 @@ import { createWebhookServer } from "./create-webhook-server.js";
 import { decodeGitHubRequest } from "./github-request.js";
 import { createGitHubTaskHandler } from "./handle-github-task.js";
 import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
-import { createRedactor, type Redactor } from "../../core/safety/create-redactor.js";
+import { createRedactor, type Redactor } from "../../core/safety/index.js";
 import { createRedactingLogger } from "./create-redacting-logger.js";
 import type { AppServerSettings } from "./read-app-server-settings.js";
 

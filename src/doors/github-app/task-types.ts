@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from "probot";
-import type { LoopEvent } from "../../core/loop/loop-events.js";
+import type { LoopEvent } from "../../core/loop/index.js";
 import type { JobStatus } from "../github/jobs/github-job.js";
 import type { ClaimedTask, JsonValue } from "../../queue/task-queue.js";
 import type { GitHubRequest } from "./github-request.js";

@@ -1,3 +1,4 @@
+import { hasGitSegment } from "../../paths/index.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import picomatch from "picomatch";
@@ -11,7 +12,7 @@ import {
   patternLeavesSearch,
   patternOutsideError,
 } from "./file-errors.js";
-import { hasGitSegment, isMissingError, resolveWorkspacePath, toPosix } from "./resolve-workspace-path.js";
+import { isMissingError, resolveWorkspacePath, toPosix } from "./resolve-workspace-path.js";
 import { searchFiles, type FileMatches, type LineMatcher, type SearchTarget } from "./search-files.js";
 import { walkWorkspace } from "./walk-workspace.js";
 

@@ -1,3 +1,4 @@
+import { hasGitSegment } from "../../paths/index.js";
 import { lstat, readlink, stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../tool.js";
@@ -8,7 +9,7 @@ import {
   gitDirectorySkippedError,
   notADirectoryError,
 } from "./file-errors.js";
-import { hasGitSegment, isMissingError, resolveWorkspacePath } from "./resolve-workspace-path.js";
+import { isMissingError, resolveWorkspacePath } from "./resolve-workspace-path.js";
 import { walkWorkspace, type WalkStats } from "./walk-workspace.js";
 
 const MAX_DEPTH = 3;

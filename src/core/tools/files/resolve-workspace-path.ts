@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { errorResult, type ToolResult } from "../tool-result.js";
+import { hasGitSegment, isPathInside } from "../../paths/index.js";
 
 export interface WorkspacePath {
   /** Real absolute path: every existing symlink on the way is resolved. */
@@ -72,7 +73,7 @@ export function resolveWorkspacePath(
   }
   const root = realpathSync.native(workspaceRoot);
   const lexical = path.resolve(root, requestedPath === "" ? "." : requestedPath);
-  if (!isInside(root, lexical)) {
+  if (!isPathInside(root, lexical)) {
     return failure(outsideWorkspace(requestedPath));
   }
   if (options.forWrite && hasGitSegment(path.relative(root, lexical))) {
@@ -80,7 +81,7 @@ export function resolveWorkspacePath(
   }
   const real = realpathAllowingMissing(lexical, 0);
   if (real === undefined) return failure(symlinkLoop(requestedPath));
-  if (!isInside(root, real)) return failure(outsideWorkspace(requestedPath));
+  if (!isPathInside(root, real)) return failure(outsideWorkspace(requestedPath));
   const relative = toPosix(path.relative(root, real)) || ".";
   if (options.forWrite && hasGitSegment(relative)) {
     return failure(gitDirectoryDenied(requestedPath));
@@ -104,24 +105,6 @@ function isExistingNonDirectory(absolute: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** True when `candidate` is `root` or below it. Both must be absolute and normalised. */
-export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return (
-    relative === "" ||
-    (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
-}
-
-/**
- * Any segment named `.git`, in any case (case-insensitive file systems), also with the trailing
- * dots or spaces Windows drops, matches: the repository's own `.git`, a submodule's or a
- * worktree's `.git` file.
- */
-export function hasGitSegment(relativePath: string): boolean {
-  return relativePath.split(/[\\/]/).some((segment) => /^\.git[. ]*$/i.test(segment));
 }
 
 export function toPosix(relativePath: string): string {

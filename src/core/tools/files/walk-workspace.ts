@@ -1,8 +1,9 @@
+import { hasGitSegment } from "../../paths/index.js";
 import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { hasCode, hasGitSegment, isMissingError, toPosix } from "./resolve-workspace-path.js";
+import { hasCode, isMissingError, toPosix } from "./resolve-workspace-path.js";
 
 export type WalkEntryType = "file" | "directory" | "symlink" | "other";
 

@@ -1,4 +1,4 @@
-import type { CommandRunner } from "../../../core/tools/tool.js";
+import type { CommandRunner } from "../../../core/tools/index.js";
 import type { RepositoryCache } from "../workspace/create-repository-cache.js";
 import { applyWorkspaceChanges } from "../workspace/workspace-changes.js";
 import type { JobAgent, JobGitHub, JobWorkspaceStore } from "./github-job.js";

@@ -1,7 +1,7 @@
 import type { AgentRunner } from "../../../core/agent-run.js";
 import type { HandOver } from "./hand-over.js";
-import type { ModelClient } from "../../../core/model/model-types.js";
-import type { CommandRunner } from "../../../core/tools/tool.js";
+import type { ModelClient } from "../../../core/model/index.js";
+import type { CommandRunner } from "../../../core/tools/index.js";
 import type { GitHubRequester } from "../pull-request/github-requester.js";
 import type { RepositoryCache } from "../workspace/create-repository-cache.js";
 

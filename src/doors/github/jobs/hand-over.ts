@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runHandOverSchema, type RunHandOver } from "../../../core/run/run-hand-over.js";
+import { runHandOverSchema, type RunHandOver } from "../../../core/run/index.js";
 import type { WorkspaceChanges } from "../workspace/workspace-changes.js";
 
 /**

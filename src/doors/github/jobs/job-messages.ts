@@ -1,5 +1,5 @@
 import type { RunResult } from "../../../core/agent-run.js";
-import type { ExitReason } from "../../../core/loop/loop-events.js";
+import type { ExitReason } from "../../../core/loop/index.js";
 import { REPOSITORY_CONFIG_PATH } from "../repository-config.js";
 import { formatUsage } from "./track-run-progress.js";
 import type { PublishFixResult } from "./stages/publish-fix-stage.js";

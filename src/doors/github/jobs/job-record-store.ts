@@ -1,8 +1,8 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { ensurePrivateDir } from "../../../core/persistence/resolve-data-dir.js";
-import { writeFileAtomic } from "../../../core/persistence/write-file-atomic.js";
+import { ensurePrivateDir } from "../../../core/persistence/index.js";
+import { writeFileAtomic } from "../../../core/persistence/index.js";
 import type { JobWorkspaceRecord, JobWorkspaceStore } from "./github-job.js";
 
 /**

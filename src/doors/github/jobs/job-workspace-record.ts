@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import type { WorkspaceRepository } from "../../../core/git/workspace-repository.js";
+import type { WorkspaceRepository } from "../../../core/git/index.js";
 import type { JobWorkspaceRecord } from "./github-job.js";
 
 /** The record's repository, when it names one (records of older versions do not: they start over). */

@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
-import type { WorkspaceRepository } from "../../../core/git/workspace-repository.js";
-import { createRunId } from "../../../core/persistence/validate-id.js";
-import { scopeCommandRunner } from "../../../core/tools/scope-command-runner.js";
-import type { CommandRunner } from "../../../core/tools/tool.js";
+import type { WorkspaceRepository } from "../../../core/git/index.js";
+import { createRunId } from "../../../core/persistence/index.js";
+import { scopeCommandRunner } from "../../../core/tools/index.js";
+import type { CommandRunner } from "../../../core/tools/index.js";
 import type { Checkout } from "../workspace/create-repository-cache.js";
 import { continueHandedOverRun } from "./continue-handed-over-run.js";
 import type {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { UntrustedInput } from "../../../core/agent-run.js";
-import { cleanGitHubText } from "../../../core/safety/clean-github-text.js";
+import { cleanGitHubText } from "../../../core/safety/index.js";
 import type { GitHubRequester } from "../pull-request/github-requester.js";
 
 const userSchema = z.object({ login: z.string(), type: z.string().optional() }).loose();

@@ -1,4 +1,4 @@
-import { PLAN_MODE_MAX_TURNS } from "../../../core/session/create-session.js";
+import { PLAN_MODE_MAX_TURNS } from "../../../core/session/index.js";
 import type { JobOutcome } from "./github-job.js";
 import { failedOutcome, withoutRecovery, type JobContext } from "./job-context.js";
 import { jobHeadings, noPlanMessage, planMessage } from "./job-messages.js";

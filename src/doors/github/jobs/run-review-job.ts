@@ -1,4 +1,4 @@
-import { runReviewerPanel } from "../../../core/review/run-reviewer-panel.js";
+import { runReviewerPanel } from "../../../core/review/index.js";
 import type { JobOutcome } from "./github-job.js";
 import { failedOutcome, withoutRecovery, type JobContext } from "./job-context.js";
 import { jobHeadings, reviewMessages } from "./job-messages.js";

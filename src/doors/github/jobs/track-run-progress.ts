@@ -1,4 +1,4 @@
-import type { LoopEvent } from "../../../core/loop/loop-events.js";
+import type { LoopEvent } from "../../../core/loop/index.js";
 import type { JobProgress } from "./github-job.js";
 
 export interface RunProgressTracker {

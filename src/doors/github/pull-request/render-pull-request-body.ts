@@ -1,4 +1,4 @@
-import type { ExitReason } from "../../../core/loop/loop-events.js";
+import type { ExitReason } from "../../../core/loop/index.js";
 import { neutralizeMarkdown } from "../review/render-review-text.js";
 
 export interface CommandRecord {

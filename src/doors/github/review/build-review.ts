@@ -1,4 +1,4 @@
-import { SEVERITIES, type Finding, type Severity } from "../../../core/review/finding.js";
+import { SEVERITIES, type Finding, type Severity } from "../../../core/review/index.js";
 import { mergeFindings, type MergedFinding } from "./merge-findings.js";
 import type { DiffSide, ReviewableFile } from "./parse-diff-for-review.js";
 import { placeFinding } from "./place-finding.js";

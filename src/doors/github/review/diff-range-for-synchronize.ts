@@ -1,6 +1,6 @@
-import { isHostGitError } from "../../../core/git/host-git-error.js";
-import type { HostRepository } from "../../../core/git/host-repository.js";
-import { runHostGit } from "../../../core/git/run-host-git.js";
+import { isHostGitError } from "../../../core/git/index.js";
+import type { HostRepository } from "../../../core/git/index.js";
+import { runHostGit } from "../../../core/git/index.js";
 
 export type DiffRangeFailure = "BEFORE_MISSING" | "NOT_FAST_FORWARD";
 

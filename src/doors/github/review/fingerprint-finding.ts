@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Finding } from "../../../core/review/finding.js";
+import type { Finding } from "../../../core/review/index.js";
 
 const MARKER_PATTERN = /<!-- agentforge:fp=([0-9a-f]{16}) -->/g;
 

@@ -1,4 +1,4 @@
-import { categoryRank, severityRank, type Finding } from "../../../core/review/finding.js";
+import { categoryRank, severityRank, type Finding } from "../../../core/review/index.js";
 import { fingerprintFinding } from "./fingerprint-finding.js";
 
 /** A finding after merging: the best-ranked report, what its duplicates added, its fingerprint. */

@@ -1,4 +1,4 @@
-import type { Finding } from "../../../core/review/finding.js";
+import type { Finding } from "../../../core/review/index.js";
 import type { DiffSide, ReviewableFile, ReviewHunk } from "./parse-diff-for-review.js";
 
 /** Where GitHub will accept a comment: the fields of one entry of a review's `comments`. */

@@ -1,4 +1,4 @@
-import type { Finding } from "../../../core/review/finding.js";
+import type { Finding } from "../../../core/review/index.js";
 import { fingerprintMarker } from "./fingerprint-finding.js";
 import type { MergedFinding } from "./merge-findings.js";
 import type { InlinePlace } from "./place-finding.js";

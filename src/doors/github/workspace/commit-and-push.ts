@@ -1,6 +1,6 @@
-import { findNestedRepositories } from "../../../core/git/find-nested-repositories.js";
-import type { HostRepository } from "../../../core/git/host-repository.js";
-import { runHostGit, type HostGitOptions } from "../../../core/git/run-host-git.js";
+import { findNestedRepositories } from "../../../core/git/index.js";
+import type { HostRepository } from "../../../core/git/index.js";
+import { runHostGit, type HostGitOptions } from "../../../core/git/index.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 
 export interface GitIdentity {

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { isHostGitError } from "../../../core/git/host-git-error.js";
-import type { HostRepository } from "../../../core/git/host-repository.js";
-import { runHostGit, type HostGitOptions } from "../../../core/git/run-host-git.js";
-import type { WorkspaceRepository } from "../../../core/git/workspace-repository.js";
+import { isHostGitError } from "../../../core/git/index.js";
+import type { HostRepository } from "../../../core/git/index.js";
+import { runHostGit, type HostGitOptions } from "../../../core/git/index.js";
+import type { WorkspaceRepository } from "../../../core/git/index.js";
 import { createKeyedLock } from "./create-keyed-lock.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 import { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";

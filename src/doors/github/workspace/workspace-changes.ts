@@ -1,8 +1,9 @@
 import { lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { HostRepository } from "../../../core/git/host-repository.js";
-import { runHostGit } from "../../../core/git/run-host-git.js";
+import type { HostRepository } from "../../../core/git/index.js";
+import { runHostGit } from "../../../core/git/index.js";
+import { hasGitSegment, isPathInside } from "../../../core/paths/index.js";
 import { WorkspaceError } from "./workspace-error.js";
 
 /**
@@ -91,7 +92,7 @@ async function safeTarget(workspaceRoot: string, relative: string): Promise<stri
   const target = path.resolve(workspaceRoot, relative);
   const fromRoot = path.relative(workspaceRoot, target);
   const parts = fromRoot.split(path.sep);
-  if (fromRoot === "" || fromRoot.startsWith("..") || path.isAbsolute(fromRoot) || parts[0] === ".git") {
+  if (fromRoot === "" || !isPathInside(workspaceRoot, target) || hasGitSegment(fromRoot)) {
     throw new WorkspaceError(
       "CHANGES_NOT_CARRIED",
       `refusing to restore ${JSON.stringify(relative)}: outside the workspace`,

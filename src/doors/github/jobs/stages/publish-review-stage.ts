@@ -1,4 +1,4 @@
-import type { Finding } from "../../../../core/review/finding.js";
+import type { Finding } from "../../../../core/review/index.js";
 import { buildReview } from "../../review/build-review.js";
 import { collectPostedFingerprints } from "../../review/collect-posted-fingerprints.js";
 import { postReview } from "../../review/post-review.js";

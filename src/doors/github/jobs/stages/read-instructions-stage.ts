@@ -1,4 +1,4 @@
-import { readInstructionsFromGitRef } from "../../../../core/skills/read-instructions-from-git-ref.js";
+import { readInstructionsFromGitRef } from "../../../../core/skills/index.js";
 import type { JobReport } from "../github-job.js";
 import type { JobWorkspace } from "../prepare-job-workspace.js";
 

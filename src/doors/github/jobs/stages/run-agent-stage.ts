@@ -1,4 +1,4 @@
-import { settleWorkspaceIndex } from "../../../../core/git/settle-workspace-index.js";
+import { settleWorkspaceIndex } from "../../../../core/git/index.js";
 import type { RunResult, RunInput } from "../../../../core/agent-run.js";
 import type { JobAgent } from "../github-job.js";
 import type { JobWorkspace } from "../prepare-job-workspace.js";

@@ -1,4 +1,4 @@
-import { runSetupCommands } from "../../../../core/sandbox/run-setup-commands.js";
+import { runSetupCommands } from "../../../../core/sandbox/index.js";
 import type { JobWorkspace } from "../prepare-job-workspace.js";
 
 export type SetupStageResult =
