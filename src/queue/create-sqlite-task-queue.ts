@@ -1,3 +1,4 @@
+import { validateTaskInput } from "./validate-task-input.js";
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import { QueueError } from "./queue-error.js";
@@ -51,7 +52,6 @@ interface TaskRow {
   readonly last_error: string | null;
 }
 
-const MAX_ID_LENGTH = 200;
 const THIRTY_DAYS_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The embedded engine: one SQLite file in WAL mode; safe to share between processes. */
@@ -263,17 +263,6 @@ export function createSqliteTaskQueue<TPayload>(
       return Promise.resolve();
     },
   };
-}
-
-function validateTaskInput<TPayload>(task: TaskInput<TPayload>): void {
-  const problems: string[] = [];
-  if (task.deliveryId.length === 0 || task.deliveryId.length > MAX_ID_LENGTH) problems.push("deliveryId");
-  if (task.key.length === 0 || task.key.length > MAX_ID_LENGTH) problems.push("key");
-  if (!Number.isSafeInteger(task.installationId) || task.installationId <= 0) problems.push("installationId");
-  if (task.maxAttempts !== undefined && (!Number.isSafeInteger(task.maxAttempts) || task.maxAttempts < 1)) {
-    problems.push("maxAttempts");
-  }
-  if (problems.length > 0) throw new QueueError("INVALID_TASK", `invalid task: ${problems.join(", ")}`);
 }
 
 function toRecord<TPayload>(row: TaskRow, decodePayload: (value: unknown) => TPayload): TaskRecord<TPayload> {

@@ -1,86 +1,18 @@
-import type { ChatMessage, ModelClient, ToolCall, ToolDefinition } from "../model/model-types.js";
+import type { ChatMessage, ToolCall, ToolDefinition } from "../model/model-types.js";
 import { ModelError } from "../model/model-error.js";
-import type { BatchHooks, ToolInvocation, ToolRegistry } from "../tools/create-tool-registry.js";
-import type { ToolContext } from "../tools/tool.js";
-import type { ToolResult } from "../tools/tool-result.js";
+import type { ToolInvocation } from "../tools/create-tool-registry.js";
 import { createLoopDetector } from "./detect-loop.js";
-import type { ContextEvent, ExitReason, LoopEvent, LoopEventListener, LoopState } from "./loop-events.js";
-import { addUsage, exceededBudget, type LoopBudgets, type UsageTotals, ZERO_USAGE } from "./loop-budgets.js";
+import type { ExitReason, LoopEvent, LoopState } from "./loop-events.js";
+import { addUsage, exceededBudget, type UsageTotals, ZERO_USAGE } from "./loop-budgets.js";
 
-/** What the loop needs from working memory. src/core/context implements it. */
-export interface ContextPreparer {
-  /** Lets pruning stubs name each call's outcome and saved-output path. */
-  recordToolResult?(callId: string, result: ToolResult): void;
-  prepare(input: {
-    readonly systemPrompt: string;
-    readonly tools: readonly ToolDefinition[];
-    readonly history: readonly ChatMessage[];
-    readonly facts: FactsLedger;
-    readonly signal?: AbortSignal;
-  }): Promise<{
-    readonly messages: readonly ChatMessage[];
-    readonly history: readonly ChatMessage[];
-    readonly events: readonly ContextEvent[];
-    readonly compactionUsage?: {
-      readonly promptTokens: number;
-      readonly completionTokens: number;
-      readonly totalTokens: number;
-      readonly costUsd: number;
-    };
-    readonly tokens: { readonly total: number };
-    readonly status: "ok" | "overflow";
-  }>;
-}
-
-/** Facts the harness keeps for the model across compactions. */
-export interface FactsLedger {
-  observeToolCall(name: string, args: unknown, result: ToolResult): void;
-  render(): string;
-}
-
-export interface LoopCheckpointState {
-  readonly turn: number;
-  readonly history: readonly ChatMessage[];
-  readonly usage: UsageTotals;
-}
-
-export interface RunLoopOptions {
-  readonly model: ModelClient;
-  readonly registry: ToolRegistry;
-  readonly toolContext: ToolContext;
-  readonly systemPrompt: string;
-  /** The transcript so far without the system prompt; starts with the user's request. */
-  readonly history: readonly ChatMessage[];
-  readonly budgets: LoopBudgets;
-  readonly facts?: FactsLedger;
-  readonly context?: ContextPreparer;
-  readonly signal?: AbortSignal;
-  readonly onEvent?: LoopEventListener;
-  /** Called after every completed turn with the state to checkpoint. */
-  readonly onTurnComplete?: (state: LoopCheckpointState) => Promise<void> | void;
-  /** Called after each model response, before its tool calls run, so a crash never loses them. */
-  readonly onModelResponse?: (state: LoopCheckpointState) => Promise<void> | void;
-  /** Awaited before a tool runs and after it finished: the crash journal of the run. */
-  readonly toolHooks?: BatchHooks;
-  /** Calls of the last assistant message that a resumed run still has to execute. */
-  readonly pendingCalls?: readonly ToolCall[];
-  /** Turns and usage already spent before a resume. */
-  readonly startTurn?: number;
-  readonly startUsage?: UsageTotals;
-  readonly stream?: boolean;
-  readonly now?: () => number;
-  /** Spending outside this loop (subagents) that counts against the same budgets. */
-  readonly externalUsage?: () => UsageTotals | null;
-}
-
-export interface LoopResult {
-  readonly exitReason: ExitReason;
-  readonly finalAnswer: string | null;
-  readonly turns: number;
-  readonly usage: UsageTotals;
-  readonly history: readonly ChatMessage[];
-  readonly errorMessage?: string;
-}
+export type {
+  ContextPreparer,
+  FactsLedger,
+  LoopCheckpointState,
+  LoopResult,
+  RunLoopOptions,
+} from "./run-loop-types.js";
+import type { LoopResult, RunLoopOptions } from "./run-loop-types.js";
 
 const LOOP_NOTICE =
   "The harness detected a loop: you repeated the same actions without making progress. Tools are now disabled. " +
@@ -95,8 +27,8 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
   const startedAt = now();
   const emit = (event: LoopEvent): void => options.onEvent?.(event);
   let state: LoopState = "idle";
-  let turn = options.startTurn ?? 0;
-  let usage = options.startUsage ?? ZERO_USAGE;
+  let turn = options.resume?.turn ?? 0;
+  let usage = options.resume?.usage ?? ZERO_USAGE;
   let history: ChatMessage[] = [...options.history];
   const detector = createLoopDetector();
   const tools = options.registry.definitions();
@@ -120,12 +52,12 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
   };
 
   try {
-    if (options.pendingCalls && options.pendingCalls.length > 0) {
+    const pendingCalls = options.resume?.pendingCalls ?? [];
+    if (pendingCalls.length > 0) {
       moveTo("executing_tool");
-      const invocations = await executeCalls(options, options.pendingCalls, turn, emit);
+      const invocations = await executeCalls(options, pendingCalls, turn, emit);
       moveTo("observing");
       observe(options, invocations, history, emit, turn);
-      await options.onTurnComplete?.({ turn, history, usage });
     }
     while (true) {
       if (options.signal?.aborted) return finish("cancelled", null);
@@ -167,7 +99,6 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
       history.push(response.message);
       const calls = response.message.tool_calls ?? [];
       if (calls.length === 0) {
-        await options.onTurnComplete?.({ turn, history, usage });
         return finish("final_answer", response.message.content ?? "");
       }
 
@@ -176,7 +107,6 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
       const invocations = await executeCalls(options, calls, turn, emit);
       moveTo("observing");
       const hadWrite = observe(options, invocations, history, emit, turn);
-      await options.onTurnComplete?.({ turn, history, usage });
       if (options.signal?.aborted) return finish("cancelled", null);
 
       const loop = detector.recordTurn(calls, hadWrite);

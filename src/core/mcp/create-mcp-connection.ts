@@ -11,48 +11,20 @@ import {
 } from "./child-process-reaper.js";
 import type { McpCallOutcome } from "./convert-mcp-result.js";
 import { listAllTools } from "./list-all-tools.js";
-import { mcpChildEnvironment, messageOf } from "./mcp-child-environment.js";
+import { messageOf } from "./mcp-child-environment.js";
+import { createMcpTransport } from "./create-mcp-transport.js";
 import { McpClientError } from "./mcp-client-error.js";
 import { DEFAULT_STARTUP_TIMEOUT_MS, isStdioServer, type McpServerSettings } from "./mcp-server-settings.js";
 import { DeadlineExceededError, sleep, withDeadline } from "./with-deadline.js";
 
-export type McpConnectionState = "idle" | "connected" | "disconnected" | "dead" | "closed";
-
-export interface ReconnectPolicy {
-  /** Attempts per outage before the server is given up as dead. */
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  /** Successful restarts allowed over the connection's life: a server that crashes on every call stops being restarted. */
-  readonly maxRestarts: number;
-}
-
-export const DEFAULT_RECONNECT_POLICY: ReconnectPolicy = {
-  maxAttempts: 3,
-  baseDelayMs: 250,
-  maxDelayMs: 4_000,
-  maxRestarts: 5,
-};
-
-export interface McpConnectionOptions {
-  readonly log: (message: string) => void;
-  readonly reconnect: ReconnectPolicy;
-  readonly callTimeoutMs: number;
-  /** How long a stdio server gets to exit after its stdin closes before it is sent SIGTERM. */
-  readonly closeGraceMs: number;
-}
-
-export interface McpConnection {
-  readonly name: string;
-  readonly state: McpConnectionState;
-  /** The stdio server's pid while it runs; null for HTTP servers and when stopped. */
-  readonly pid: number | null;
-  readonly restarts: number;
-  /** Connects and lists the tools within the start-up timeout; stops the server on failure. */
-  start(signal?: AbortSignal): Promise<McpToolDefinition[]>;
-  callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallOutcome>;
-  close(): Promise<void>;
-}
+export {
+  DEFAULT_RECONNECT_POLICY,
+  type McpConnection,
+  type McpConnectionOptions,
+  type McpConnectionState,
+  type ReconnectPolicy,
+} from "./mcp-connection-types.js";
+import type { McpConnection, McpConnectionOptions, McpConnectionState } from "./mcp-connection-types.js";
 
 const CLIENT_INFO = { name: "agentforge", version: "0.1.0" };
 const STDERR_TAIL_CHARS = 2_000;
@@ -74,22 +46,9 @@ export function createMcpConnection(
   let stderrTail = "";
 
   function createTransport(): StdioClientTransport | StreamableHTTPClientTransport {
-    if (!isStdioServer(settings)) {
-      return new StreamableHTTPClientTransport(new URL(settings.url), {
-        requestInit: { headers: { ...settings.headers } },
-      });
-    }
-    const stdio = new StdioClientTransport({
-      command: settings.command,
-      args: [...(settings.args ?? [])],
-      env: mcpChildEnvironment(settings.env ?? {}),
-      // Piped and drained so a chatty server never blocks on a full pipe; the tail explains start-up failures.
-      stderr: "pipe",
+    return createMcpTransport(settings, (chunk) => {
+      stderrTail = `${stderrTail}${chunk}`.slice(-STDERR_TAIL_CHARS);
     });
-    stdio.stderr?.on("data", (chunk: Buffer | string) => {
-      stderrTail = `${stderrTail}${chunk.toString()}`.slice(-STDERR_TAIL_CHARS);
-    });
-    return stdio;
   }
 
   async function open(signal: AbortSignal): Promise<Client> {

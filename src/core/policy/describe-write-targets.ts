@@ -1,13 +1,13 @@
 import type { Verdict } from "./command-classification.js";
-import { classifyPath } from "./classify-path.js";
 import type { CommandLocation } from "./command-location.js";
 import { readFindCommand } from "./find-command.js";
 import { OPTION_TABLES } from "./option-tables.js";
 import { findOption, parseOptions, type OptionTable, type ParsedArguments } from "./parse-options.js";
 import type { ShellWord } from "./shell-word.js";
+import { describeRsyncTargets } from "./describe-rsync-targets.js";
+import { judgeTargets, unknownTargets, type WriteKind } from "./judge-write-targets.js";
 
-/** What a command does to its targets; creating is not destructive, so only it may stay unknown. */
-export type WriteKind = "deletes" | "overwrites" | "creates";
+export type { WriteKind } from "./judge-write-targets.js";
 
 interface WriterRule {
   readonly table: OptionTable;
@@ -147,38 +147,6 @@ export function describeWriteTargets(
   return judgeTargets(name, kind, rule.targets(parsed.value), location);
 }
 
-function judgeTargets(
-  name: string,
-  kind: WriteKind,
-  targets: readonly ShellWord[],
-  location: CommandLocation,
-): Verdict | undefined {
-  let unknown: Verdict | undefined;
-  for (const target of targets) {
-    const place = classifyPath(target, location);
-    if (place.kind === "outside") {
-      return {
-        classification: "dangerous",
-        reason: `${kind} \`${target.source}\`, which is outside the workspace`,
-      };
-    }
-    if (place.kind === "unknown" && kind !== "creates") {
-      unknown ??= {
-        classification: "unparseable",
-        reason: `${kind} \`${target.source}\`: ${place.reason}, so it may be outside the workspace`,
-      };
-    }
-  }
-  return unknown;
-}
-
-function unknownTargets(name: string, kind: WriteKind, why: string): Verdict {
-  return {
-    classification: "unparseable",
-    reason: `${kind} files the policy cannot locate (\`${name}\`: ${why}), so they may be outside the workspace`,
-  };
-}
-
 /** `sed -i`: every file operand is rewritten (the first operand is the script without `-e`/`-f`). */
 function describeSedTargets(
   args: readonly ShellWord[],
@@ -202,97 +170,6 @@ function describeSedTargets(
 }
 
 /** rsync options whose value is the next word, from its manual (rsync 3.2). */
-const RSYNC_VALUE_OPTIONS = new Set([
-  "-e",
-  "--rsh",
-  "-f",
-  "--filter",
-  "--exclude",
-  "--include",
-  "--exclude-from",
-  "--include-from",
-  "--files-from",
-  "-T",
-  "--temp-dir",
-  "--log-file",
-  "--backup-dir",
-  "--partial-dir",
-  "--compare-dest",
-  "--copy-dest",
-  "--link-dest",
-  "--chmod",
-  "--chown",
-  "-B",
-  "--block-size",
-  "-M",
-  "--remote-option",
-  "--suffix",
-  "--password-file",
-  "--out-format",
-  "--info",
-  "--debug",
-  "--max-size",
-  "--min-size",
-  "--timeout",
-  "--bwlimit",
-  "--port",
-  "--usermap",
-  "--groupmap",
-  "--write-batch",
-  "--only-write-batch",
-  "--read-batch",
-]);
-/** rsync options that write a file or folder of their own. */
-const RSYNC_WRITING_OPTIONS = new Set([
-  "--log-file",
-  "--backup-dir",
-  "--write-batch",
-  "--only-write-batch",
-  "--temp-dir",
-  "-T",
-  "--partial-dir",
-]);
-
-/** rsync writes its last operand; `--remove-source-files` also deletes the sources. */
-function describeRsyncTargets(
-  args: readonly ShellWord[],
-  location: CommandLocation,
-  appendsArguments: boolean,
-): Verdict | undefined {
-  const operandWords: ShellWord[] = [];
-  const written: ShellWord[] = [];
-  let removesSources = false;
-  for (let index = 0; index < args.length; index += 1) {
-    const word = args[index] as ShellWord;
-    if (word.mayBeOption) {
-      return unknownTargets("rsync", "overwrites", `\`${word.source}\` is computed at run time`);
-    }
-    if (!word.value.startsWith("-") || word.value === "-") {
-      operandWords.push(word);
-      continue;
-    }
-    const [option, attached] = word.value.split(/=(.*)/s);
-    if (option === "--remove-source-files") {
-      removesSources = true;
-    }
-    if (RSYNC_VALUE_OPTIONS.has(option ?? "")) {
-      const value = attached !== undefined ? { ...word, value: attached, source: attached } : args[index + 1];
-      if (attached === undefined) {
-        index += 1;
-      }
-      if (value !== undefined && RSYNC_WRITING_OPTIONS.has(option ?? "")) {
-        written.push(value);
-      }
-    }
-  }
-  if (appendsArguments) {
-    return unknownTargets("rsync", "overwrites", "it gets further files from its input through xargs");
-  }
-  const last = operandWords.at(-1);
-  const targets = removesSources ? operandWords : last === undefined || operandWords.length < 2 ? [] : [last];
-  return judgeTargets("rsync", removesSources ? "deletes" : "overwrites", [...targets, ...written], location);
-}
-
 function afterEquals(word: ShellWord): ShellWord {
   const value = word.value.slice(word.value.indexOf("=") + 1);
   return {

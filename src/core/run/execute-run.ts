@@ -138,13 +138,7 @@ export async function executeRun(
     externalUsage: () => extraUsage,
     ...(task.signal ? { signal: task.signal } : {}),
     ...(settings.stream === undefined ? {} : { stream: settings.stream }),
-    ...(start.resumed
-      ? {
-          pendingCalls: start.resumed.pendingCalls,
-          startTurn: start.resumed.turn,
-          startUsage: start.resumed.usage,
-        }
-      : {}),
+    ...(start.resumed ? { resume: start.resumed } : {}),
     // One checkpoint a turn, after the model's response and before its calls run. A turn's
     // results reach the journal as each call finishes, so a crash while the next response is
     // awaited resumes from that checkpoint and the journal without running anything again.

@@ -1,13 +1,13 @@
-import type { z } from "zod";
 import type { ToolCall, ToolDefinition } from "../model/model-types.js";
 import type { ApprovalGate } from "./approval-gate.js";
 import type { ContentSafety } from "./content-safety.js";
-import { renderToolMessage } from "./render-tool-result.js";
 import type { Tool, ToolContext } from "./tool.js";
 import { errorResult, type ToolResult } from "./tool-result.js";
 import { runWithTimeout } from "./run-with-timeout.js";
 import { scopeCommandRunner } from "./scope-command-runner.js";
 import { toolInputJsonSchema } from "./tool-input-json-schema.js";
+import { makeToolResultSafe } from "./make-tool-result-safe.js";
+import { formatIssues, parseToolArguments, quoteArguments } from "./parse-tool-arguments.js";
 
 /** Runs after a tool, before tracing; may replace the result (operator hooks, pinned facts). */
 export type AfterToolHook = (
@@ -73,8 +73,6 @@ export interface ToolRegistry {
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
-const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
-const RAW_ARGUMENTS_QUOTE_LIMIT = 500;
 
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const byName = new Map<string, Tool>();
@@ -123,13 +121,13 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         }),
       };
     }
-    const parsed = parseArguments(call.function.arguments);
+    const parsed = parseToolArguments(call.function.arguments);
     if (!parsed.success) {
       return {
         tool,
         refused: false,
         result: errorResult("INVALID_ARGUMENTS", {
-          message: `The arguments are not valid JSON (${parsed.error}). Received: ${quote(call.function.arguments)}`,
+          message: `The arguments are not valid JSON (${parsed.error}). Received: ${quoteArguments(call.function.arguments)}`,
           recovery_hint: `Send the arguments of ${name} as one JSON object matching its schema.`,
           next_actions: [`call ${name} again with a JSON object`],
         }),
@@ -217,7 +215,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     const finalResult =
       result ??
       errorResult("INTERNAL_ERROR", { message: "No result.", recovery_hint: "Try again.", next_actions: [] });
-    const safeResult = await makeSafe(
+    const safeResult = await makeToolResultSafe(
       finalResult,
       call.function.name,
       byName.get(call.function.name),
@@ -270,64 +268,4 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     invoke,
     invokeBatch,
   };
-}
-
-/** Hygiene, then redaction of every text field, then fencing of the body. Redaction runs before the cut. */
-async function makeSafe(
-  result: ToolResult,
-  toolName: string,
-  tool: Tool | undefined,
-  options: ToolRegistryOptions,
-  context: ToolContext,
-): Promise<{ result: ToolResult; rendered: string }> {
-  const { safety } = options;
-  const redactedOutput = safety.redact(result.output);
-  const cleaned = await safety.clean(redactedOutput, {
-    label: `${toolName}-${context.runId}`,
-    maxChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
-  });
-  const artifacts = cleaned.fullOutputPath ? [...result.artifacts, cleaned.fullOutputPath] : result.artifacts;
-  const safeResult: ToolResult = {
-    ...result,
-    output: cleaned.text,
-    summary: safety.redact(result.summary),
-    artifacts: artifacts.map((artifact) => safety.redact(artifact)),
-    next_actions: result.next_actions.map((action) => safety.redact(action)),
-    ...(result.error ? { error: { ...result.error, message: safety.redact(result.error.message) } } : {}),
-    ...(result.recovery_hint === undefined ? {} : { recovery_hint: safety.redact(result.recovery_hint) }),
-  };
-  const source = tool?.source ?? `tool:${toolName}`;
-  const rendered = renderToolMessage(
-    toolName,
-    safeResult,
-    (content, label) => safety.fence(content, label),
-    source,
-  );
-  return { result: safeResult, rendered };
-}
-
-function parseArguments(raw: string): { success: true; value: unknown } | { success: false; error: string } {
-  const text = raw.trim() === "" ? "{}" : raw;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value))
-      return { success: false, error: "expected a JSON object" };
-    return { success: true, value };
-  } catch (error) {
-    return { success: false, error: error instanceof SyntaxError ? error.message : "unparseable" };
-  }
-}
-
-function quote(raw: string): string {
-  const cut =
-    raw.length > RAW_ARGUMENTS_QUOTE_LIMIT
-      ? `${raw.slice(0, RAW_ARGUMENTS_QUOTE_LIMIT)}… (${raw.length} characters)`
-      : raw;
-  return JSON.stringify(cut);
-}
-
-function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`)
-    .join("; ");
 }

@@ -13,7 +13,7 @@ import { createBullmqTickets } from "./create-bullmq-tickets.js";
 import { asReply, defineGateCommands } from "./define-gate-commands.js";
 import { pairsToFields, toClaimedTask, toTaskRecord, type GateTaskFields } from "./gate-task-record.js";
 import type { BullmqTaskQueue, BullmqTaskQueueOptions } from "./bullmq-task-queue.js";
-import { validateTaskInput } from "./validate-task-input.js";
+import { validateTaskInput } from "../validate-task-input.js";
 
 export type { BullmqTaskQueue, BullmqTaskQueueOptions } from "./bullmq-task-queue.js";
 

@@ -175,12 +175,13 @@ describe("the loop", () => {
     expect(tools[2]!.content).toContain("INVALID_ARGUMENTS");
   });
 
-  it("checkpoints after every turn", async () => {
+  it("offers a checkpoint after every model response, before its calls run", async () => {
     const turns: number[] = [];
     const { run } = setup([lookAt("a"), lookAt("b"), { text: "done" }], {
-      onTurnComplete: (state) => void turns.push(state.turn),
+      onModelResponse: (state) => void turns.push(state.turn),
     });
     await run();
-    expect(turns).toEqual([1, 2, 3]);
+    // The final answer runs no call: the runner records the run's end itself.
+    expect(turns).toEqual([1, 2]);
   });
 });

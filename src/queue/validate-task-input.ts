@@ -1,9 +1,9 @@
-import { QueueError } from "../queue-error.js";
-import type { TaskInput } from "../task-queue.js";
+import { QueueError } from "./queue-error.js";
+import type { TaskInput } from "./task-queue.js";
 
 const MAX_ID_LENGTH = 200;
 
-/** The same limits as the embedded engine, so a task valid on one engine is valid on the other. */
+/** One set of limits for both engines, so a task valid on one is valid on the other. */
 export function validateTaskInput<TPayload>(task: TaskInput<TPayload>): void {
   const problems: string[] = [];
   if (task.deliveryId.length === 0 || task.deliveryId.length > MAX_ID_LENGTH) problems.push("deliveryId");
