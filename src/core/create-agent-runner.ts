@@ -1,51 +1,15 @@
 import type { AgentRunner, RunInput } from "./agent-run.js";
-import type { SubagentConfig } from "./config/operator-config-schema.js";
-import type { RunLimits } from "./config/run-limits.js";
-import type { ModelClient } from "./model/model-types.js";
 import { createCheckpointStore } from "./persistence/create-checkpoint-store.js";
 import { PersistenceError } from "./persistence/persistence-error.js";
 import { createRunId, validateId } from "./persistence/validate-id.js";
-import type { PendingApproval } from "./policy/create-policy-approval-gate.js";
 import { executeRun } from "./run/execute-run.js";
 import { exportStoredRun, importStoredRun, inspectStoredRun } from "./run/hand-over-run.js";
 import { fromCheckpointTask } from "./run/run-checkpoint-state.js";
-import { createRedactor, type Redactor } from "./safety/create-redactor.js";
-import type { AfterToolHookConfig } from "./session/create-after-tool-hooks.js";
-import type { ApprovalRequest } from "./tools/approval-gate.js";
-import type { CommandRunner, Tool } from "./tools/tool.js";
+import { createRedactor } from "./safety/create-redactor.js";
 
-export interface AgentRunnerSettings {
-  readonly limits: RunLimits;
-  readonly contextWindow: number;
-  /** The operator's command prefixes, allowed in every run besides the task's own. */
-  readonly operatorAllowPrefixes?: readonly string[];
-  readonly maxOutputChars?: number;
-  readonly stream?: boolean;
-  readonly configDigest: string;
-}
+import type { AgentRunnerDependencies } from "./run/agent-runner-dependencies.js";
 
-/** Everything outside the core that a run needs, passed in by the door. */
-export interface AgentRunnerDependencies {
-  readonly model: ModelClient;
-  readonly dataDir: string;
-  readonly settings: AgentRunnerSettings;
-  /** Runs shell commands (the sandbox). Without it the shell tool is not offered. */
-  readonly commandRunner?: CommandRunner;
-  /** Tools of the operator's MCP servers, started once by the runtime. */
-  readonly mcpTools?: readonly Tool[];
-  /** Offers the read-only subagents (defaults plus the operator's). */
-  readonly subagents?: { readonly operatorSubagents: readonly SubagentConfig[] };
-  /** Operator hooks run in the sandbox after named tools succeed. */
-  readonly afterToolHooks?: readonly AfterToolHookConfig[];
-  /** Operator skill roots; the repository's `.agentforge/skills/` is added per task. */
-  readonly skillRoots?: readonly string[];
-  /** Exact values the process holds (model key, tokens, webhook secret). */
-  readonly secrets?: readonly string[];
-  /** A redactor the door already holds; the secrets above are added to it. */
-  readonly redactor?: Redactor;
-  /** Asks a person; only interactive doors pass it. Without it, needs-confirmation means refused. */
-  readonly confirm?: (request: ApprovalRequest, pending: PendingApproval) => Promise<boolean>;
-}
+export type { AgentRunnerDependencies, AgentRunnerSettings } from "./run/agent-runner-dependencies.js";
 
 /**
  * Composes the core's runner: one redactor and one checkpoint store for every run it makes.

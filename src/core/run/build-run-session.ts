@@ -1,6 +1,6 @@
 import type { RunInput } from "../agent-run.js";
 import type { RenderPinnedFactsOptions } from "../context/index.js";
-import type { AgentRunnerDependencies } from "../create-agent-runner.js";
+import type { AgentRunnerDependencies } from "./agent-runner-dependencies.js";
 import type { LoopEvent } from "../loop/loop-events.js";
 import type { UsageTotals } from "../loop/loop-budgets.js";
 import { createPolicyApprovalGate } from "../policy/create-policy-approval-gate.js";

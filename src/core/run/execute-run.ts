@@ -1,6 +1,6 @@
 import type { RunResult, RunInput } from "../agent-run.js";
 import { createContextManager, createModelCompactor, createTokenCounter } from "../context/index.js";
-import type { AgentRunnerDependencies } from "../create-agent-runner.js";
+import type { AgentRunnerDependencies } from "./agent-runner-dependencies.js";
 import type { LoopEventListener } from "../loop/loop-events.js";
 import type { UsageTotals } from "../loop/loop-budgets.js";
 import { runLoop } from "../loop/run-loop.js";

@@ -1,7 +1,7 @@
 import { renderToolMessage } from "./render-tool-result.js";
 import type { Tool, ToolContext } from "./tool.js";
 import type { ToolResult } from "./tool-result.js";
-import type { ToolRegistryOptions } from "./create-tool-registry.js";
+import type { ContentSafety } from "./content-safety.js";
 
 const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
@@ -10,7 +10,7 @@ export async function makeToolResultSafe(
   result: ToolResult,
   toolName: string,
   tool: Tool | undefined,
-  options: Pick<ToolRegistryOptions, "safety" | "maxOutputChars">,
+  options: { readonly safety: ContentSafety; readonly maxOutputChars?: number },
   context: ToolContext,
 ): Promise<{ result: ToolResult; rendered: string }> {
   const { safety } = options;

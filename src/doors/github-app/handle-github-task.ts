@@ -2,7 +2,7 @@ import type { AgentRunner } from "../../core/agent-run.js";
 import type { LoopEvent, LoopEventListener } from "../../core/loop/index.js";
 import type { ModelClient } from "../../core/model/index.js";
 import type { CommandRunner } from "../../core/tools/index.js";
-import type { GitHubJob, JobOutcome } from "../github/jobs/github-job.js";
+import type { JobOutcome } from "../github/jobs/github-job.js";
 import { runGitHubJob } from "../github/jobs/run-github-job.js";
 import { openJobRecordStore } from "../github/jobs/job-record-store.js";
 import type { RepositoryCache } from "../github/workspace/create-repository-cache.js";
@@ -10,10 +10,11 @@ import type { GitIdentity } from "../github/workspace/commit-and-push.js";
 import { resolveCoAuthor } from "../github/jobs/resolve-co-author.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import type { JsonValue } from "../../queue/task-queue.js";
-import type { TaskHandler, TaskOutcome } from "./task-types.js";
-import type { GitHubRequest } from "./github-request.js";
+import type { TaskHandler } from "./task-types.js";
 import { readHandOver, type HandOver } from "../github/jobs/hand-over.js";
 import { createHandOverWriter } from "./create-hand-over-writer.js";
+import { toGitHubJob } from "./to-github-job.js";
+import { toTaskOutcome } from "./to-task-outcome.js";
 
 export interface GitHubTaskHandlerOptions {
   readonly runner: AgentRunner;
@@ -36,45 +37,6 @@ export interface GitHubTaskHandlerOptions {
   readonly getInstallationToken?: (installationId: number) => Promise<string>;
   /** How often a running task hands its run over to the queue for another worker (default 10 s). */
   readonly handOverIntervalMs?: number;
-}
-
-/** The request says what was asked; the job says what to do. */
-export function toGitHubJob(task: GitHubRequest): GitHubJob {
-  const base = {
-    owner: task.owner,
-    repo: task.repo,
-    number: task.number,
-    isPullRequest: task.isPullRequest,
-    requester: task.requester,
-    ...(task.headSha === null ? {} : { headSha: task.headSha }),
-    ...(task.beforeSha === null ? {} : { beforeSha: task.beforeSha }),
-    ...(task.commentId === null ? {} : { commentId: task.commentId }),
-  };
-  const command = task.command;
-  switch (command.kind) {
-    case "fix":
-    case "plan":
-      return {
-        ...base,
-        kind: command.kind,
-        ...(command.instructions === undefined ? {} : { instructions: command.instructions }),
-      };
-    case "review":
-      return { ...base, kind: "review" };
-    case "request":
-      return { ...base, kind: "request", instructions: command.text };
-  }
-}
-
-function toTaskOutcome(outcome: JobOutcome): TaskOutcome {
-  return {
-    status: outcome.status,
-    summary: outcome.summary,
-    totalTokens: outcome.totalTokens,
-    costUsd: outcome.costUsd,
-    ...(outcome.url === undefined ? {} : { url: outcome.url }),
-    ...(outcome.pullRequestNumber === undefined ? {} : { pullRequestNumber: outcome.pullRequestNumber }),
-  };
 }
 
 /** The same runner, with every loop event also shown to `observe` (after the caller's own listener). */

@@ -1,0 +1,30 @@
+import type { GitHubJob } from "../github/jobs/github-job.js";
+import type { GitHubRequest } from "./github-request.js";
+
+/** The request says what was asked; the job says what to do. */
+export function toGitHubJob(task: GitHubRequest): GitHubJob {
+  const base = {
+    owner: task.owner,
+    repo: task.repo,
+    number: task.number,
+    isPullRequest: task.isPullRequest,
+    requester: task.requester,
+    ...(task.headSha === null ? {} : { headSha: task.headSha }),
+    ...(task.beforeSha === null ? {} : { beforeSha: task.beforeSha }),
+    ...(task.commentId === null ? {} : { commentId: task.commentId }),
+  };
+  const command = task.command;
+  switch (command.kind) {
+    case "fix":
+    case "plan":
+      return {
+        ...base,
+        kind: command.kind,
+        ...(command.instructions === undefined ? {} : { instructions: command.instructions }),
+      };
+    case "review":
+      return { ...base, kind: "review" };
+    case "request":
+      return { ...base, kind: "request", instructions: command.text };
+  }
+}

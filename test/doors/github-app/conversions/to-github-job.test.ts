@@ -1,0 +1,61 @@
+import { describe, expect, it } from "@jest/globals";
+import { toGitHubJob } from "../../../../src/doors/github-app/to-github-job.js";
+import type { GitHubRequest } from "../../../../src/doors/github-app/github-request.js";
+
+const request = (overrides: Partial<GitHubRequest> = {}): GitHubRequest => ({
+  deliveryId: "d-1",
+  eventName: "issue_comment.created",
+  installationId: 7,
+  owner: "octo",
+  repo: "app",
+  number: 12,
+  isPullRequest: false,
+  command: { kind: "fix" },
+  trigger: "comment",
+  requester: "alice",
+  commentId: null,
+  headSha: null,
+  beforeSha: null,
+  reviewComment: null,
+  receivedAt: 0,
+  ...overrides,
+});
+
+describe("toGitHubJob", () => {
+  it("keeps where the work is and who asked, and leaves unknown fields out rather than null", () => {
+    const job = toGitHubJob(request());
+    expect(job).toEqual({
+      owner: "octo",
+      repo: "app",
+      number: 12,
+      isPullRequest: false,
+      requester: "alice",
+      kind: "fix",
+    });
+    expect(Object.values(job)).not.toContain(null);
+  });
+
+  it("carries the shas and the comment when intake knew them", () => {
+    const job = toGitHubJob(
+      request({ isPullRequest: true, headSha: "a".repeat(40), beforeSha: "b".repeat(40), commentId: 99 }),
+    );
+    expect(job).toMatchObject({ headSha: "a".repeat(40), beforeSha: "b".repeat(40), commentId: 99 });
+  });
+
+  it.each([
+    [
+      { kind: "fix", instructions: "only the parser" } as const,
+      { kind: "fix", instructions: "only the parser" },
+    ],
+    [{ kind: "plan" } as const, { kind: "plan" }],
+    [{ kind: "review" } as const, { kind: "review" }],
+    [
+      { kind: "request", text: "why is this slow?" } as const,
+      { kind: "request", instructions: "why is this slow?" },
+    ],
+  ])("turns the command %j into the job's kind and instructions", (command, expected) => {
+    const job = toGitHubJob(request({ command }));
+    expect(job).toMatchObject(expected);
+    if (!("instructions" in expected)) expect(job).not.toHaveProperty("instructions");
+  });
+});
