@@ -46,6 +46,8 @@ export const repositoryConfigSchema = z
     review: reviewSchema.prefault({}),
     branch_prefix: branchPrefix.default("agentforge/"),
     trigger: triggerSchema.prefault({}),
+    /** Bots whose comments the agent reads (as data); every other bot's comments are left out. */
+    allowed_bots: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
   })
   .strict();
 
@@ -73,6 +75,9 @@ export const CONFIG_EXPECTATIONS: Readonly<Record<string, string>> = {
   trigger: "a mapping with the keys label, min_permission",
   "trigger.label": "a label name (a non-empty string)",
   "trigger.min_permission": "one of write, maintain, admin",
+  allowed_bots:
+    'a list of bot logins whose comments the agent may read, e.g. ["ci-reporter[bot]"] (at most 50)',
+  "allowed_bots.*": "a bot login (a non-empty string)",
 };
 
 export function defaultRepositoryConfig(): RepositoryConfig {

@@ -60,12 +60,16 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
     progress: report.progress,
     ...(report.now ? { now: report.now } : {}),
   });
-  const conversation = await readConversation(github.octokit, {
-    owner: job.owner,
-    repo: job.repo,
-    number: job.number,
-    requester: job.requester,
-  });
+  const conversation = await readConversation(
+    github.octokit,
+    {
+      owner: job.owner,
+      repo: job.repo,
+      number: job.number,
+      requester: job.requester,
+    },
+    { allowedBots: config.allowed_bots },
+  );
   const branch = `${config.branch_prefix}issue-${job.number}`;
   tracker.note(`checking out \`${repository.defaultBranch}\` into \`${branch}\``);
   const workspace = await prepareJobWorkspace(deps, {

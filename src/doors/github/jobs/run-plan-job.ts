@@ -23,12 +23,16 @@ export async function runPlanJob(context: JobContext): Promise<JobOutcome> {
     progress: report.progress,
     ...(report.now ? { now: report.now } : {}),
   });
-  const conversation = await readConversation(github.octokit, {
-    owner: job.owner,
-    repo: job.repo,
-    number: job.number,
-    requester: job.requester,
-  });
+  const conversation = await readConversation(
+    github.octokit,
+    {
+      owner: job.owner,
+      repo: job.repo,
+      number: job.number,
+      requester: job.requester,
+    },
+    { allowedBots: config.allowed_bots },
+  );
   const workspace = await prepareJobWorkspace(deps, {
     cloneUrl: repository.cloneUrl,
     ref: repository.defaultBranch,

@@ -35,7 +35,11 @@ export async function runRequestJob(context: JobContext): Promise<JobOutcome> {
   });
   const target = { owner: job.owner, repo: job.repo, number: job.number };
   const pull = await readPullRequest(github.octokit, { ...target, fullName: repository.fullName });
-  const conversation = await readConversation(github.octokit, { ...target, requester: job.requester });
+  const conversation = await readConversation(
+    github.octokit,
+    { ...target, requester: job.requester },
+    { allowedBots: config.allowed_bots },
+  );
   const request = (job.instructions ?? conversation.requestText).trim();
   const prompt = [
     `@${job.requester} asks, on pull request #${job.number} of ${repository.fullName} (branch ${pull.headRef}):`,
