@@ -5,7 +5,13 @@ describe("readModelEnvironment", () => {
   it("uses defaults when nothing is set", () => {
     expect(readModelEnvironment({})).toEqual({
       success: true,
-      value: { apiKey: undefined, baseURL: undefined, model: DEFAULT_MODEL, isModelNamed: false, fallbackModels: [] },
+      value: {
+        apiKey: undefined,
+        baseURL: undefined,
+        model: DEFAULT_MODEL,
+        isModelNamed: false,
+        fallbackModels: [],
+      },
     });
   });
 
