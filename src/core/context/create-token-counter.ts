@@ -115,6 +115,9 @@ export function createTokenCounter(model: string): TokenCounter {
   const textCounts = new Map<string, number>();
   let cachedChars = 0;
   let correction = 1;
+  // An OpenAI family's own tokenizer counts the text exactly: a server's report may raise its
+  // counts (framing, tool schemas) but not lower them. An unknown model's counts go either way.
+  const lowestCorrection = choice.estimated ? MIN_CORRECTION : 1;
   // Rounded up: under-counting is what overflows a window.
   const corrected = (raw: number): number => (correction === 1 ? raw : Math.ceil(raw * correction));
 
@@ -203,7 +206,7 @@ export function createTokenCounter(model: string): TokenCounter {
     // consecutive requests share most of their text.
     const next = (correction * reportedTokens) / estimatedTokens;
     if (!Number.isFinite(next)) return;
-    correction = Math.min(MAX_CORRECTION, Math.max(MIN_CORRECTION, next));
+    correction = Math.min(MAX_CORRECTION, Math.max(lowestCorrection, next));
   }
 
   return {

@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { z } from "zod";
 import type { ModelCapabilities } from "./model-types.js";
 
@@ -17,6 +19,7 @@ export interface ProbeModelServerOptions {
   readonly baseURL: string;
   readonly apiKey?: string;
   readonly timeoutMs?: number;
+  /** Default: one connection per request, closed after it, so no idle socket outlives the probe. */
   readonly fetch?: typeof fetch;
 }
 
@@ -65,7 +68,7 @@ const propsSchema = z.looseObject({
  * endpoint when the runtime is built; the doctor can report the same facts.
  */
 export async function probeModelServer(options: ProbeModelServerOptions): Promise<ModelServerProbe> {
-  const fetchFunction = options.fetch ?? globalThis.fetch;
+  const fetchFunction = options.fetch ?? fetchWithoutKeepAlive;
   const base = options.baseURL.replace(/\/+$/, "");
   const get = (url: string) => getJson(fetchFunction, url, options.apiKey, options.timeoutMs ?? 10_000);
   const models = await get(`${base}/models`);
@@ -145,3 +148,34 @@ async function getJson(
     return { success: false, error: `not JSON (${error instanceof Error ? error.message : String(error)})` };
   }
 }
+
+/*
+ * The chat requests that follow reuse the global fetch's pooled connections; a probe socket left
+ * idle there can be closed by the server just as a chat request (a POST, never retried by the
+ * pool) picks it up. The probe uses connections of its own, closed after each answer.
+ */
+const fetchWithoutKeepAlive: typeof fetch = (input, init) => {
+  const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const headers = Object.fromEntries(new Headers(init?.headers).entries());
+  return new Promise<Response>((resolve, reject) => {
+    const outgoing = send(
+      url,
+      { method: "GET", headers, agent: false, signal: init?.signal ?? undefined },
+      (incoming) => {
+        const parts: Buffer[] = [];
+        incoming.on("data", (part: Buffer) => parts.push(part));
+        incoming.on("error", reject);
+        incoming.on("end", () => {
+          const status = incoming.statusCode ?? 500;
+          const hasBody = status !== 204 && status !== 205 && status !== 304;
+          resolve(
+            new Response(hasBody ? Buffer.concat(parts) : null, { status: status < 200 ? 502 : status }),
+          );
+        });
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+};

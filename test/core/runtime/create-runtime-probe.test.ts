@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "@jest/globals";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRuntime, type Runtime } from "../../../src/core/runtime/index.js";
+import { createRuntime } from "../../../src/core/runtime/index.js";
+import type { Runtime } from "../../../src/core/runtime/create-runtime.js";
 import type { MockModelServer } from "../../../src/mock-model/start-mock-model-server.js";
 import { startMockModelServer } from "../../../src/mock-model/start-mock-model-server.js";
 
