@@ -21,6 +21,8 @@ import { z } from "zod";
  * - `delay_ms`: wait before answering.
  * - `usage`: token numbers to report, or null to report none. By default they are estimated
  *   from text lengths (about 4 characters a token).
+ * - `finish_reason` (text and tool_calls steps): e.g. "length", to send an answer cut off at the
+ *   output cap; by default "tool_calls" or "stop".
  *
  * When no step is left the server answers HTTP 400 "mock script exhausted", which no client
  * retries, so a test that asks the model more often than scripted fails loudly.
@@ -38,6 +40,8 @@ const commonFields = {
   usage: usageSchema.nullable().optional(),
 };
 
+const finishReason = z.enum(["stop", "tool_calls", "length", "content_filter"]).optional();
+
 const mockToolCallSchema = z.strictObject({
   id: z.string().min(1).optional(),
   name: z.string(),
@@ -47,11 +51,12 @@ const mockToolCallSchema = z.strictObject({
 });
 
 export const mockStepSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("text"), text: z.string(), ...commonFields }),
+  z.strictObject({ type: z.literal("text"), text: z.string(), finish_reason: finishReason, ...commonFields }),
   z.strictObject({
     type: z.literal("tool_calls"),
     calls: z.array(mockToolCallSchema).min(1),
     text: z.string().optional(),
+    finish_reason: finishReason,
     ...commonFields,
   }),
   z.strictObject({

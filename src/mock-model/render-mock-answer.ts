@@ -21,6 +21,8 @@ export interface AnswerContext {
   /** 1-based number of the request, to make ids unique and predictable. */
   readonly requestNumber: number;
   readonly created: number;
+  /** The server's own count of the prompt, when the server was given a tokenizer. */
+  readonly promptTokens?: number;
 }
 
 const TEXT_CHUNK_LENGTH = 8;
@@ -56,14 +58,15 @@ function usageOf(step: AnswerStep, context: AnswerContext, toolCalls: RenderedTo
         : { prompt_tokens_details: { cached_tokens: step.usage.cached_tokens } }),
     };
   }
-  const prompt = estimateTokens(JSON.stringify(context.body.messages));
+  const prompt = context.promptTokens ?? estimateTokens(JSON.stringify(context.body.messages));
   const output =
     (step.text ?? "") + toolCalls.map((call) => call.function.name + call.function.arguments).join("");
   const completion = Math.max(1, estimateTokens(output));
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-function finishReasonOf(toolCalls: readonly RenderedToolCall[]): "stop" | "tool_calls" {
+function finishReasonOf(step: AnswerStep, toolCalls: readonly RenderedToolCall[]): string {
+  if (step.finish_reason !== undefined) return step.finish_reason;
   return toolCalls.length > 0 ? "tool_calls" : "stop";
 }
 
@@ -85,7 +88,7 @@ export function renderCompletion(step: AnswerStep, context: AnswerContext): Reco
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
         },
         logprobs: null,
-        finish_reason: finishReasonOf(toolCalls),
+        finish_reason: finishReasonOf(step, toolCalls),
       },
     ],
     ...(usage === undefined ? {} : { usage }),
@@ -135,7 +138,7 @@ export function renderChunks(step: AnswerStep, context: AnswerContext): Record<s
       chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   }
-  chunks.push(chunk({}, finishReasonOf(toolCalls)));
+  chunks.push(chunk({}, finishReasonOf(step, toolCalls)));
   if (usage !== undefined && context.body.stream_options?.include_usage === true) {
     chunks.push({ ...base, choices: [], usage });
   }

@@ -6,6 +6,13 @@ import { chatRequestBodySchema } from "./chat-request-body.js";
 import { createStepQueue } from "./create-step-queue.js";
 import type { MockScript, MockStep } from "./mock-script.js";
 import { renderChunks, renderCompletion } from "./render-mock-answer.js";
+import type { MockServerProfile } from "./mock-server-profile.js";
+import {
+  countPromptTokensOf,
+  refuseLikeRealServer,
+  renderModelList,
+  renderProps,
+} from "./mock-server-profile.js";
 
 export interface RecordedRequest {
   readonly method: string;
@@ -30,6 +37,8 @@ export interface MockModelServerOptions {
   /** 0 (the default) picks a free port. */
   readonly port?: number;
   readonly host?: string;
+  /** Behave like a real server in more ways: context size, tool support, tokenizer. */
+  readonly profile?: MockServerProfile;
 }
 
 /** An OpenAI-compatible chat-completions server that answers from a script, for tests and demos. */
@@ -42,6 +51,7 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
     ...new Set(options.script.steps.flatMap((step) => (step.model === undefined ? [] : [step.model]))),
   ];
   let chatRequestCount = 0;
+  const profile = options.profile ?? {};
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? "/", "http://mock").pathname;
@@ -55,10 +65,20 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
         stepIndex: undefined,
         receivedAt: Date.now(),
       });
-      sendJson(response, 200, {
-        object: "list",
-        data: modelNames.map((id) => ({ id, object: "model", created: 0, owned_by: "agentforge-mock" })),
+      sendJson(response, 200, renderModelList(profile, modelNames));
+      return;
+    }
+    const props = method === "GET" && path === "/props" ? renderProps(profile, modelNames) : undefined;
+    if (props !== undefined) {
+      requests.push({
+        method,
+        path,
+        body: undefined,
+        model: undefined,
+        stepIndex: undefined,
+        receivedAt: Date.now(),
       });
+      sendJson(response, 200, props);
       return;
     }
     if (method !== "POST" || path !== "/v1/chat/completions") {
@@ -94,6 +114,13 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
     const body = parsed.data;
     chatRequestCount += 1;
     const requestNumber = chatRequestCount;
+    const refusal = refuseLikeRealServer(profile, body);
+    if (refusal !== undefined) {
+      // Refused before any step is used, as a real server refuses before generating.
+      requests.push({ method, path, body, model: body.model, stepIndex: undefined, receivedAt: Date.now() });
+      sendJson(response, refusal.status, refusal.body);
+      return;
+    }
     const next = queue.take(body.model);
     requests.push({ method, path, body, model: body.model, stepIndex: next?.index, receivedAt: Date.now() });
     if (next === undefined) {
@@ -145,7 +172,14 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
       }
       case "text":
       case "tool_calls": {
-        const context = { body, requestNumber, created: Math.floor(Date.now() / 1000) };
+        const context = {
+          body,
+          requestNumber,
+          created: Math.floor(Date.now() / 1000),
+          ...(profile.countPromptTokens === undefined
+            ? {}
+            : { promptTokens: countPromptTokensOf(profile, body) }),
+        };
         if (!isStreaming) {
           sendJson(response, 200, renderCompletion(step, context));
           return;

@@ -41,6 +41,10 @@ export const operatorConfigSchema = z.strictObject({
   fallback_models: z.array(z.string().min(1)).default([]),
   prices: z.record(z.string(), price).default({}),
   context_window: z.number().int().min(1_000).max(10_000_000).optional(),
+  /** Cap on one answer's tokens (sent as max_tokens); default: an eighth of the window, at most 4,096. */
+  max_output_tokens: z.number().int().min(16).max(1_000_000).optional(),
+  /** Sampling temperature; unset leaves the server's default. */
+  temperature: z.number().min(0).max(2).optional(),
   budgets: z
     .strictObject({
       max_turns: z.number().int().min(1).max(500).default(40),

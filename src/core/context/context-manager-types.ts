@@ -33,6 +33,12 @@ export interface PrepareInput {
   readonly history: readonly ChatMessage[];
   readonly facts: PinnedFactsLedger;
   readonly signal?: AbortSignal;
+  /**
+   * The server refused the last request as too long although the estimate was under the lines:
+   * prune and compact as if the request were over the compaction line, down to well below its
+   * estimated size.
+   */
+  readonly force?: boolean;
 }
 
 /** A warning is given when usage crosses the warning line, not again on every turn it stays above it. */
@@ -80,6 +86,8 @@ export interface ContextManager {
   prepare(input: PrepareInput): Promise<PrepareResult>;
   /** Lets a pruned stub say how the call ended (ok, error type) and where a saved output is. */
   recordToolResult(callId: string, result: ToolResult): void;
+  /** The server's prompt_tokens for a request `prepare` estimated at `estimatedTokens`: corrects later counts. */
+  recordPromptTokens(estimatedTokens: number, reportedTokens: number): void;
   /** Counts what `prepare` would send, changing nothing. */
   measure(input: Omit<PrepareInput, "signal">): ContextTokens;
 }

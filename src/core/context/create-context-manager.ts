@@ -89,17 +89,20 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   }
 
   /** Would summarizing the turns before the kept ones bring the request under the compaction line? */
-  function isCompactionWorthIt(history: readonly ChatMessage[], total: number): boolean {
+  function isCompactionWorthIt(history: readonly ChatMessage[], total: number, compactLine: number): boolean {
     const cut = chooseCompactionCut(history, keepRecentTurns);
     if (cut <= 0) return false;
     let olderTokens = 0;
     for (const message of history.slice(0, cut)) olderTokens += counter.countMessage(message);
     const expectedSummary = Math.min(maxSummaryTokens, Math.ceil(olderTokens / 2));
-    return total - olderTokens + expectedSummary < budget.compactTokens;
+    return total - olderTokens + expectedSummary < compactLine;
   }
 
   return {
     budget,
+    recordPromptTokens(estimatedTokens, reportedTokens) {
+      counter.calibrate(estimatedTokens, reportedTokens);
+    },
     recordToolResult(callId, result) {
       toolResults.set(callId, {
         ok: result.ok,
@@ -128,6 +131,13 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       const notes: string[] = [];
       let compactionUsage: CompactionUsage | undefined;
       let compactionFailed: { message: string; code?: string } | undefined;
+      // A forced pass treats the request as over the line and aims well below its present size.
+      const compactLine =
+        input.force === true
+          ? Math.min(budget.compactTokens, Math.floor(total * 0.75))
+          : budget.compactTokens;
+      const warnLine =
+        input.force === true ? Math.min(budget.warnTokens, Math.floor(total * 0.6)) : budget.warnTokens;
 
       if (total >= budget.warnTokens && !wasAboveWarn) {
         events.push({ type: "context-warning", usedTokens: total, windowTokens: budget.windowTokens });
@@ -158,18 +168,18 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         return pruned.prunedCount;
       };
 
-      if (total >= budget.compactTokens) {
+      if (total >= compactLine) {
         // Prune down to the warning line, not just under the compaction line, so it does not recur every turn.
-        await prune(protectRecent, budget.warnTokens);
+        await prune(protectRecent, warnLine);
       }
 
-      if (total >= budget.compactTokens && !isCompactionWorthIt(history, total)) {
+      if (total >= compactLine && !isCompactionWorthIt(history, total, compactLine)) {
         // The weight is in the latest turns' outputs, not in older turns: a summary would cost a
         // model call and free little, so the recent outputs (except unseen ones) are stubbed first.
-        await prune(0, budget.warnTokens);
+        await prune(0, warnLine);
       }
 
-      if (total >= budget.compactTokens) {
+      if (total >= compactLine) {
         let compacted = false;
         if (options.compactor) {
           const before = total;
@@ -211,13 +221,13 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
           // Fallback: prune every old output, then drop whole turns from the front.
           await prune(protectRecent, 0);
           // Recent outputs go before whole turns do: a stub still says what happened.
-          if (total >= budget.compactTokens) await prune(0, budget.warnTokens);
-          if (total >= budget.compactTokens) {
+          if (total >= compactLine) await prune(0, warnLine);
+          if (total >= compactLine) {
             const before = total;
             const dropped = dropOldestTurns(history, {
               counter,
               keepRecentTurns,
-              targetTokens: budget.warnTokens,
+              targetTokens: warnLine,
               otherTokens: fixedTokens,
             });
             if (dropped.droppedCount > 0) {
@@ -235,9 +245,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         }
       }
 
-      if (total >= budget.compactTokens) {
+      if (total >= compactLine) {
         // The kept turns alone are too big: prune their outputs too, except those not yet seen.
-        await prune(0, budget.warnTokens);
+        await prune(0, warnLine);
       }
 
       wasAboveWarn = total >= budget.warnTokens;

@@ -19,6 +19,14 @@ export interface TokenCounter {
   /** A whole request's messages, including the tokens that prime the reply. */
   countMessages(messages: readonly ChatMessage[]): number;
   countTools(tools: readonly ToolDefinition[]): number;
+  /**
+   * Corrects later counts from what the server reported for a request this counter estimated at
+   * `estimatedTokens`: every count is scaled by the server's tokens per estimated token, since
+   * a local model's tokenizer and chat template are not OpenAI's.
+   */
+  calibrate(estimatedTokens: number, reportedTokens: number): void;
+  /** The server's tokens per raw estimated token (1 until calibrated). */
+  readonly correction: number;
 }
 
 /*
@@ -96,14 +104,24 @@ const TEXT_CACHE_MAX_CHARS = 1024 * 1024;
 /** Longer texts are rare repeats (whole files); hashing them for the cache would cost for nothing. */
 const TEXT_CACHE_MAX_LENGTH = 64 * 1024;
 
+/** A correction outside this range says the report is not about the estimated request. */
+const MIN_CORRECTION = 0.25;
+const MAX_CORRECTION = 4;
+
 export function createTokenCounter(model: string): TokenCounter {
   const choice = encodingForModel(model);
   const messageCounts = new WeakMap<ChatMessage, number>();
   const toolCounts = new WeakMap<ToolDefinition, number>();
   const textCounts = new Map<string, number>();
   let cachedChars = 0;
+  let correction = 1;
+  // An OpenAI family's own tokenizer counts the text exactly: a server's report may raise its
+  // counts (framing, tool schemas) but not lower them. An unknown model's counts go either way.
+  const lowestCorrection = choice.estimated ? MIN_CORRECTION : 1;
+  // Rounded up: under-counting is what overflows a window.
+  const corrected = (raw: number): number => (correction === 1 ? raw : Math.ceil(raw * correction));
 
-  function count(text: string): number {
+  function rawCount(text: string): number {
     if (text.length === 0) return 0;
     if (text.length > TEXT_CACHE_MAX_LENGTH) return loadEncoder(choice.encoding)(text);
     const known = textCounts.get(text);
@@ -128,9 +146,10 @@ export function createTokenCounter(model: string): TokenCounter {
     return counted;
   }
 
-  function countMessage(message: ChatMessage): number {
+  function rawCountMessage(message: ChatMessage): number {
     const known = messageCounts.get(message);
     if (known !== undefined) return known;
+    const count = rawCount;
     let total = TOKENS_PER_MESSAGE + count(message.role);
     switch (message.role) {
       case "system":
@@ -157,13 +176,14 @@ export function createTokenCounter(model: string): TokenCounter {
 
   function countMessages(messages: readonly ChatMessage[]): number {
     let total = TOKENS_PER_REPLY_PRIMING;
-    for (const message of messages) total += countMessage(message);
-    return total;
+    for (const message of messages) total += rawCountMessage(message);
+    return corrected(total);
   }
 
   function countTool(tool: ToolDefinition): number {
     const known = toolCounts.get(tool);
     if (known !== undefined) return known;
+    const count = rawCount;
     const counted =
       TOKENS_PER_TOOL_DEFINITION +
       count(tool.function.name) +
@@ -177,16 +197,29 @@ export function createTokenCounter(model: string): TokenCounter {
     if (tools.length === 0) return 0;
     let total = TOKENS_FOR_TOOLS_PREAMBLE;
     for (const tool of tools) total += countTool(tool);
-    return total;
+    return corrected(total);
+  }
+
+  function calibrate(estimatedTokens: number, reportedTokens: number): void {
+    if (!(estimatedTokens > 0) || !(reportedTokens > 0)) return;
+    // The estimate was made with the current correction; the new one replaces it, since
+    // consecutive requests share most of their text.
+    const next = (correction * reportedTokens) / estimatedTokens;
+    if (!Number.isFinite(next)) return;
+    correction = Math.min(MAX_CORRECTION, Math.max(lowestCorrection, next));
   }
 
   return {
     model,
     encoding: choice.encoding,
     estimated: choice.estimated,
-    count,
-    countMessage,
+    count: (text) => corrected(rawCount(text)),
+    countMessage: (message) => corrected(rawCountMessage(message)),
     countMessages,
     countTools,
+    calibrate,
+    get correction() {
+      return correction;
+    },
   };
 }

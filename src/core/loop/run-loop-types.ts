@@ -9,12 +9,16 @@ import type { LoopBudgets, UsageTotals } from "./loop-budgets.js";
 export interface ContextPreparer {
   /** Lets pruning stubs name each call's outcome and saved-output path. */
   recordToolResult?(callId: string, result: ToolResult): void;
+  /** The server's prompt_tokens for a request prepared at `estimatedTokens`. */
+  recordPromptTokens?(estimatedTokens: number, reportedTokens: number): void;
   prepare(input: {
     readonly systemPrompt: string;
     readonly tools: readonly ToolDefinition[];
     readonly history: readonly ChatMessage[];
     readonly facts: FactsLedger;
     readonly signal?: AbortSignal;
+    /** Compact even below the lines: the server said the last request did not fit. */
+    readonly force?: boolean;
   }): Promise<{
     readonly messages: readonly ChatMessage[];
     readonly history: readonly ChatMessage[];

@@ -1,9 +1,17 @@
-import type { ChatMessage, ToolCall, ToolDefinition } from "../model/model-types.js";
+import type { ChatMessage, ModelResponse, ToolCall } from "../model/model-types.js";
 import { ModelError } from "../model/model-error.js";
+import { repairAssistantMessage } from "../model/repair-tool-arguments.js";
 import type { ToolInvocation } from "../tools/create-tool-registry.js";
 import { createLoopDetector } from "./detect-loop.js";
 import type { ExitReason, LoopEvent, LoopState } from "./loop-events.js";
 import { addUsage, exceededBudget, type UsageTotals, ZERO_USAGE } from "./loop-budgets.js";
+import { callModel, emitUsage, prepareMessages } from "./call-model.js";
+import { assertSendable, toolMarkupInText, toolsUnsupportedByServer } from "./check-model-answer.js";
+import {
+  describeRepeatedTruncation,
+  MAX_CONSECUTIVE_TRUNCATIONS,
+  recordTruncatedAnswer,
+} from "./record-truncated-answer.js";
 
 export type {
   ContextPreparer,
@@ -32,6 +40,10 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
   let history: ChatMessage[] = [...options.history];
   const detector = createLoopDetector();
   const tools = options.registry.definitions();
+  let truncations = 0;
+  // Text of cut-off answers, put in front of the answer that finishes them.
+  let carriedText = "";
+  let repairedCallIds: ReadonlySet<string> = new Set();
 
   const moveTo = (next: LoopState): void => {
     if (next === state) return;
@@ -70,43 +82,81 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
       turn += 1;
       emit({ type: "turn-start", turn });
       moveTo("thinking");
-      const prepared = await prepareMessages(options, history, tools);
-      history = [...prepared.history];
-      for (const event of prepared.events) emit({ ...event, turn });
-      if (prepared.compactionUsage) {
-        usage = addUsage(usage, prepared.compactionUsage, prepared.compactionUsage.costUsd);
-        emitUsage(emit, turn, usage);
+      if (tools.length > 0 && options.model.capabilities?.supportsTools === false) {
+        throw toolsUnsupportedByServer(options.model.model);
       }
-      if (prepared.status === "overflow") {
-        return finish(
-          "budget_exhausted",
-          null,
-          "The context window is full even after pruning and compaction.",
-        );
+      let response: ModelResponse | undefined;
+      // One retry after the server refuses the request as too long, with compaction forced.
+      for (let attempt = 0; response === undefined; attempt += 1) {
+        const prepared = await prepareMessages(options, history, tools, attempt > 0);
+        history = [...prepared.history];
+        for (const event of prepared.events) emit({ ...event, turn });
+        if (prepared.compactionUsage) {
+          usage = addUsage(usage, prepared.compactionUsage, prepared.compactionUsage.costUsd);
+          emitUsage(emit, turn, usage);
+        }
+        if (prepared.status === "overflow") {
+          return finish(
+            "budget_exhausted",
+            null,
+            "The context window is full even after pruning and compaction.",
+          );
+        }
+        assertSendable(prepared.messages);
+        try {
+          response = await callModel(
+            options,
+            prepared.messages,
+            tools,
+            "auto",
+            turn,
+            emit,
+            prepared.tokens.total,
+          );
+        } catch (error) {
+          if (!(error instanceof ModelError) || error.code !== "MODEL_CONTEXT_OVERFLOW") throw error;
+          if (error.promptTokens !== undefined) {
+            options.context?.recordPromptTokens?.(prepared.tokens.total, error.promptTokens);
+          }
+          if (attempt >= 1 || !options.context) {
+            return finish("budget_exhausted", null, describeOverflow(error, prepared.tokens.total));
+          }
+        }
       }
-
-      const response = await callModel(
-        options,
-        prepared.messages,
-        tools,
-        "auto",
-        turn,
-        emit,
-        prepared.tokens.total,
-      );
       usage = addUsage(usage, response.usage, response.costUsd);
       emitUsage(emit, turn, usage);
-      history.push(response.message);
+      if (response.finishReason === "length") {
+        truncations += 1;
+        carriedText += recordTruncatedAnswer(response, history, emit, turn);
+        await options.onModelResponse?.({ turn, history, usage });
+        if (truncations >= MAX_CONSECUTIVE_TRUNCATIONS) {
+          return finish(
+            "budget_exhausted",
+            carriedText === "" ? null : carriedText,
+            describeRepeatedTruncation(),
+          );
+        }
+        continue;
+      }
+      truncations = 0;
+      // Arguments that are not JSON are echoed as {}: servers re-parse them and refuse otherwise.
+      const echoed = repairAssistantMessage(response.message);
+      history.push(echoed.message);
       const calls = response.message.tool_calls ?? [];
       if (calls.length === 0) {
-        return finish("final_answer", response.message.content ?? "");
+        const markup =
+          tools.length > 0 ? toolMarkupInText(response.model, response.message.content) : undefined;
+        if (markup) throw markup;
+        return finish("final_answer", carriedText + (response.message.content ?? ""));
       }
+      carriedText = "";
+      repairedCallIds = new Set(echoed.repairedCallIds);
 
       await options.onModelResponse?.({ turn, history, usage });
       moveTo("executing_tool");
       const invocations = await executeCalls(options, calls, turn, emit);
       moveTo("observing");
-      const hadWrite = observe(options, invocations, history, emit, turn);
+      const hadWrite = observe(options, invocations, history, emit, turn, repairedCallIds);
       if (options.signal?.aborted) return finish("cancelled", null);
 
       const loop = detector.recordTurn(calls, hadWrite);
@@ -159,64 +209,6 @@ function executeCalls(
   });
 }
 
-async function prepareMessages(
-  options: RunLoopOptions,
-  history: ChatMessage[],
-  tools: readonly ToolDefinition[],
-) {
-  if (options.context && options.facts) {
-    return options.context.prepare({
-      systemPrompt: options.systemPrompt,
-      tools,
-      history,
-      facts: options.facts,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  }
-  const messages: ChatMessage[] = [{ role: "system", content: options.systemPrompt }, ...history];
-  return { messages, history, events: [], tokens: { total: 0 }, status: "ok" as const };
-}
-
-async function callModel(
-  options: RunLoopOptions,
-  messages: readonly ChatMessage[],
-  tools: readonly ToolDefinition[],
-  toolChoice: "auto" | "none",
-  turn: number,
-  emit: (event: LoopEvent) => void,
-  promptTokensEstimate: number,
-) {
-  emit({
-    type: "model-call-start",
-    turn,
-    model: options.model.model,
-    messageCount: messages.length,
-    promptTokensEstimate,
-  });
-  const startedAt = performance.now();
-  const response = await options.model.complete(
-    { messages, tools: toolChoice === "none" ? [] : tools, toolChoice, stream: options.stream ?? false },
-    {
-      ...(options.signal ? { signal: options.signal } : {}),
-      onTextDelta: (text) => emit({ type: "text-delta", turn, text }),
-      onRetry: (info) => emit({ type: "model-retry", turn, ...info }),
-      onFallback: (info) => emit({ type: "model-fallback", turn, ...info }),
-    },
-  );
-  emit({
-    type: "model-call-end",
-    turn,
-    model: response.model,
-    usage: response.usage,
-    costUsd: response.costUsd,
-    durationMs: performance.now() - startedAt,
-    toolCalls: response.message.tool_calls ?? [],
-    text: response.message.content,
-    finishReason: response.finishReason,
-  });
-  return response;
-}
-
 /** Appends one tool message per call, in call order, so every call is answered by its id. */
 function observe(
   options: RunLoopOptions,
@@ -224,6 +216,7 @@ function observe(
   history: ChatMessage[],
   emit: (event: LoopEvent) => void,
   turn: number,
+  repairedCallIds: ReadonlySet<string> = new Set(),
 ): boolean {
   let hadWrite = false;
   for (const invocation of invocations) {
@@ -248,7 +241,10 @@ function observe(
     options.context?.recordToolResult?.(invocation.call.id, invocation.result);
     const kind = options.registry.get(invocation.toolName)?.kind;
     if (invocation.result.ok && (kind === "write" || kind === "exec")) hadWrite = true;
-    history.push({ role: "tool", tool_call_id: invocation.call.id, content: invocation.rendered });
+    const content = repairedCallIds.has(invocation.call.id)
+      ? `${invocation.rendered}\n(Your arguments for this call were not valid JSON, so the conversation shows {} in their place.)`
+      : invocation.rendered;
+    history.push({ role: "tool", tool_call_id: invocation.call.id, content });
   }
   return hadWrite;
 }
@@ -273,13 +269,11 @@ async function answerWithoutTools(
   return finish("loop_detected", answer.content);
 }
 
-function emitUsage(emit: (event: LoopEvent) => void, turn: number, usage: UsageTotals): void {
-  emit({
-    type: "usage-updated",
-    turn,
-    totalTokens: usage.totalTokens,
-    promptTokens: usage.promptTokens,
-    completionTokens: usage.completionTokens,
-    costUsd: usage.costUsd,
-  });
+function describeOverflow(error: ModelError, estimatedTokens: number): string {
+  const window = error.contextWindow === undefined ? "" : ` of ${error.contextWindow} tokens`;
+  const needed =
+    error.promptTokens === undefined
+      ? `about ${estimatedTokens} tokens by the harness's count`
+      : `${error.promptTokens} tokens by the server's count`;
+  return `The model's context window${window} is too small for this task: even after compaction the request needed ${needed}. Use a server with a larger context (llama-server -c), or a model with a longer one.`;
 }

@@ -73,6 +73,7 @@ export async function callWithRetry<T>(
 /** A refused request (400, 422) or a cancellation says nothing about whether the model is up. */
 function isAboutModelHealth(error: ModelError): boolean {
   if (error.code === "MODEL_CANCELLED" || error.code === "MODEL_AUTH_FAILED") return false;
+  if (error.code === "MODEL_CONTEXT_OVERFLOW") return false;
   return !(error.code === "MODEL_BAD_RESPONSE" && !error.retryable);
 }
 

@@ -6,6 +6,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import type { ChatMessage, FinishReason, TokenUsage, ToolCall, ToolDefinition } from "./model-types.js";
+import { repairAssistantMessage } from "./repair-tool-arguments.js";
 
 export function toSdkMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
@@ -16,7 +17,8 @@ export function toSdkMessages(messages: readonly ChatMessage[]): ChatCompletionM
       case "tool":
         return { role: "tool", tool_call_id: message.tool_call_id, content: message.content };
       case "assistant": {
-        const toolCalls = message.tool_calls ?? [];
+        // Whatever the history holds (an old checkpoint, a resumed run), what goes out must parse.
+        const toolCalls = repairAssistantMessage(message).message.tool_calls ?? [];
         if (toolCalls.length === 0) return { role: "assistant", content: message.content };
         return {
           role: "assistant",

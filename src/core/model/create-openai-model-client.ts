@@ -6,12 +6,22 @@ import { EMPTY_USAGE, toToolCalls } from "./convert-messages.js";
 import type { CircuitBreaker } from "./create-circuit-breaker.js";
 import { createCircuitBreaker } from "./create-circuit-breaker.js";
 import { ModelError } from "./model-error.js";
-import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from "./model-types.js";
+import type {
+  GenerationSettings,
+  ModelCallOptions,
+  ModelCapabilities,
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+} from "./model-types.js";
 import type { PriceTable } from "./price-table.js";
 import { computeCost, DEFAULT_PRICE_TABLE } from "./price-table.js";
 import { requestCompletion } from "./request-completion.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** Sent when the operator sets no cap, so a model that does not stop cannot fill the window. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 export interface OpenAIModelClientOptions {
   readonly model: string;
@@ -33,6 +43,10 @@ export interface OpenAIModelClientOptions {
   };
   readonly circuitBreaker?: { readonly failureThreshold?: number; readonly coolDownMs?: number };
   readonly prices?: PriceTable;
+  /** Output cap (default DEFAULT_MAX_OUTPUT_TOKENS) and temperature (default: the server's). */
+  readonly generation?: GenerationSettings;
+  /** What a probe of the endpoint found (probe-model-server.ts). */
+  readonly capabilities?: ModelCapabilities;
   readonly random?: () => number;
   readonly sleep?: Sleep;
   readonly now?: () => number;
@@ -74,7 +88,11 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
   const breakers = new Map<string, CircuitBreaker>(
     chain.map((model) => [model, createCircuitBreaker({ ...options.circuitBreaker, now })]),
   );
-  const attemptSettings = { sdk, baseURL, inferenceMs, httpMs, now };
+  const generation: GenerationSettings = {
+    maxOutputTokens: options.generation?.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    ...(options.generation?.temperature === undefined ? {} : { temperature: options.generation.temperature }),
+  };
+  const attemptSettings = { sdk, baseURL, inferenceMs, httpMs, now, generation };
 
   async function complete(request: ModelRequest, callOptions: ModelCallOptions = {}): Promise<ModelResponse> {
     if (callOptions.signal?.aborted === true) {
@@ -125,7 +143,11 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
     throw describeTotalFailure(failures, breakers, baseURL);
   }
 
-  return { model: options.model, complete };
+  return {
+    model: options.model,
+    ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
+    complete,
+  };
 }
 
 function resolveApiKey(apiKey: string | undefined, baseURL: string | undefined): string {
@@ -167,6 +189,16 @@ function describeTotalFailure(
   const status = errors.length === 1 ? errors[0]?.status : undefined;
   // Worth another try later only if every model failed in a way that can pass.
   const isRetryable = errors.every((error) => error.retryable);
+  if (code === "MODEL_CONTEXT_OVERFLOW") {
+    // Not a reachability problem: the loop compacts and says how big the context was.
+    const first = errors[0];
+    return new ModelError(code, `The request did not fit: ${lines.join("; ")}.`, false, {
+      cause,
+      ...(status === undefined ? {} : { status }),
+      ...(first?.contextWindow === undefined ? {} : { contextWindow: first.contextWindow }),
+      ...(first?.promptTokens === undefined ? {} : { promptTokens: first.promptTokens }),
+    });
+  }
   return new ModelError(code, `No model answered. ${lines.join("; ")}. ${fix}`, isRetryable, {
     cause,
     ...(status === undefined ? {} : { status }),

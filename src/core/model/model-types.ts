@@ -41,6 +41,23 @@ export interface ModelRequest {
   /** "none" forces a text answer (used after a loop is detected). */
   readonly toolChoice?: "auto" | "none";
   readonly stream?: boolean;
+  /** Overrides the client's output cap for this request (sent as max_tokens). */
+  readonly maxOutputTokens?: number;
+}
+
+/** Sampling settings sent with every request; unset ones are left to the server. */
+export interface GenerationSettings {
+  /** The most tokens one answer may have (sent as max_tokens). */
+  readonly maxOutputTokens?: number;
+  readonly temperature?: number;
+}
+
+/** What the endpoint said about itself (see probe-model-server.ts); unknown fields stay unset. */
+export interface ModelCapabilities {
+  /** Tokens one request may hold, as the server reports it. */
+  readonly contextWindow?: number;
+  /** False when the server reports that its chat template cannot take tools. */
+  readonly supportsTools?: boolean;
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "unknown";
@@ -80,5 +97,6 @@ export interface ModelCallOptions {
 /** The seam between the loop and any model: the openai adapter and test fakes implement it. */
 export interface ModelClient {
   readonly model: string;
+  readonly capabilities?: ModelCapabilities;
   complete(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
 }

@@ -6,6 +6,8 @@ export interface ModelEnvironment {
   readonly apiKey: string | undefined;
   readonly baseURL: string | undefined;
   readonly model: string;
+  /** False when AGENTFORGE_MODEL is unset and `model` is the default: a probe may pick the served one. */
+  readonly isModelNamed: boolean;
   readonly fallbackModels: readonly string[];
 }
 
@@ -71,6 +73,7 @@ export function readModelEnvironment(
       apiKey: value.OPENAI_API_KEY,
       baseURL: value.OPENAI_BASE_URL,
       model: value.AGENTFORGE_MODEL ?? DEFAULT_MODEL,
+      isModelNamed: value.AGENTFORGE_MODEL !== undefined,
       fallbackModels: value.AGENTFORGE_FALLBACK_MODELS ?? [],
     },
   };

@@ -5,7 +5,7 @@ import { createStreamAccumulator } from "./accumulate-stream.js";
 import type { ParsedAnswer } from "./convert-messages.js";
 import { fromCompletion, toSdkMessages, toSdkTools } from "./convert-messages.js";
 import { ModelError } from "./model-error.js";
-import type { ModelRequest } from "./model-types.js";
+import type { GenerationSettings, ModelRequest } from "./model-types.js";
 import { toModelError } from "./to-model-error.js";
 import { linkAbortSignals } from "./link-abort-signals.js";
 
@@ -15,6 +15,7 @@ export interface AttemptSettings {
   readonly inferenceMs: number;
   readonly httpMs: number;
   readonly now: () => number;
+  readonly generation: GenerationSettings;
 }
 
 /**
@@ -39,7 +40,7 @@ export async function requestCompletion(
   const linked = linkAbortSignals(callerSignal, deadline);
   const signal = linked.signal;
   try {
-    const answer = await send(settings.sdk, model, request, signal, onTextDelta);
+    const answer = await send(settings, model, request, signal, onTextDelta);
     if (answer.isEmpty) {
       throw new ModelError(
         "MODEL_BAD_RESPONSE",
@@ -65,16 +66,25 @@ export async function requestCompletion(
 }
 
 async function send(
-  sdk: OpenAI,
+  settings: AttemptSettings,
   model: string,
   request: ModelRequest,
   signal: AbortSignal,
   onTextDelta: ((text: string) => void) | undefined,
 ): Promise<ParsedAnswer> {
+  const { sdk } = settings;
   const base: ChatCompletionCreateParamsBase = {
     model,
     messages: toSdkMessages(request.messages),
   };
+  const maxOutputTokens = request.maxOutputTokens ?? settings.generation.maxOutputTokens;
+  if (maxOutputTokens !== undefined) {
+    // OpenAI's own API refuses max_tokens for its reasoning models; every compatible server
+    // (llama.cpp, vLLM, Ollama) reads max_tokens.
+    if (isOpenAIHost(settings.baseURL)) base.max_completion_tokens = maxOutputTokens;
+    else base.max_tokens = maxOutputTokens;
+  }
+  if (settings.generation.temperature !== undefined) base.temperature = settings.generation.temperature;
   // Servers reject tool_choice without tools, so both are sent only when there are tools.
   if (request.tools.length > 0) {
     base.tools = toSdkTools(request.tools);
@@ -95,4 +105,8 @@ async function send(
   // not pass for a complete one.
   if (signal.aborted) throw new APIUserAbortError();
   return accumulator.finish();
+}
+
+function isOpenAIHost(baseURL: string): boolean {
+  return URL.canParse(baseURL) && new URL(baseURL).hostname === "api.openai.com";
 }

@@ -2,6 +2,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { HttpTimeoutError } from "./fetch-with-http-timeout.js";
 import { ModelError } from "./model-error.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
+import { readContextOverflow } from "./read-context-overflow.js";
 
 export interface FailureContext {
   readonly model: string;
@@ -86,6 +87,19 @@ function fromStatus(error: APIError, where: string, context: FailureContext): Mo
       `${where} reported an error mid-stream: ${serverMessage}`,
       true,
       options,
+    );
+  }
+  const overflow = readContextOverflow(error);
+  if (overflow !== undefined) {
+    const sizes = [
+      overflow.promptTokens === undefined ? undefined : `the request has ${overflow.promptTokens} tokens`,
+      overflow.contextWindow === undefined ? undefined : `the context holds ${overflow.contextWindow}`,
+    ].filter((part) => part !== undefined);
+    return new ModelError(
+      "MODEL_CONTEXT_OVERFLOW",
+      `${where} refused the request as too long for its context window${sizes.length > 0 ? ` (${sizes.join(", ")})` : ""}. Server said: ${serverMessage}`,
+      false,
+      { ...options, ...overflow },
     );
   }
   if (status === 401 || status === 403) {

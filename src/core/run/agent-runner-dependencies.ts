@@ -10,6 +10,8 @@ import type { CommandRunner, Tool } from "../tools/tool.js";
 export interface AgentRunnerSettings {
   readonly limits: RunLimits;
   readonly contextWindow: number;
+  /** The cap sent with every model call; the context keeps this much of the window free. */
+  readonly maxOutputTokens?: number;
   /** The operator's command prefixes, allowed in every run besides the task's own. */
   readonly operatorAllowPrefixes?: readonly string[];
   readonly maxOutputChars?: number;

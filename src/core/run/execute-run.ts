@@ -86,6 +86,11 @@ export async function executeRun(
   const counter = createTokenCounter(dependencies.model.model);
   const context = createContextManager({
     windowTokens: settings.contextWindow,
+    ...(settings.maxOutputTokens === undefined
+      ? {}
+      : {
+          reserveOutputTokens: Math.min(settings.maxOutputTokens, Math.ceil(settings.contextWindow / 2) - 1),
+        }),
     counter,
     compactor: createModelCompactor(dependencies.model, { counter }),
     scratchDir: paths.scratch,

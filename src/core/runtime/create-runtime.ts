@@ -7,6 +7,8 @@ import { createAgentRunner, type AgentRunnerDependencies } from "../create-agent
 import { createOpenAIModelClient } from "../model/create-openai-model-client.js";
 import type { ModelClient } from "../model/model-types.js";
 import { readModelEnvironment } from "../model/read-model-environment.js";
+import { probeModelServer, type ModelServerFacts } from "../model/probe-model-server.js";
+import { defaultReserveOutputTokens } from "../context/index.js";
 import { resolveDataDir } from "../persistence/resolve-data-dir.js";
 import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
 import { readSandboxMode } from "../sandbox/sandbox-mode.js";
@@ -19,6 +21,8 @@ export interface RuntimeOptions {
   /** An explicit operator config path (`--config`); otherwise AGENTFORGE_CONFIG. */
   readonly configPath?: string;
   readonly contextWindow?: number;
+  /** A door's `--max-output-tokens` and `--temperature`; they win over the operator config. */
+  readonly generation?: { readonly maxOutputTokens?: number; readonly temperature?: number };
   readonly maxTurns?: number;
   /** Secrets the door holds besides the model key (installation tokens, webhook secret...). */
   readonly secrets?: readonly string[];
@@ -81,6 +85,9 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const limits = readRunLimits(config, options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns });
   let model = options.model;
   const secrets = [...(options.secrets ?? [])];
+  let contextWindow = options.contextWindow ?? config.context_window;
+  const temperature = options.generation?.temperature ?? config.temperature;
+  let maxOutputTokens = options.generation?.maxOutputTokens ?? config.max_output_tokens;
   if (!model) {
     const modelEnv = readModelEnvironment(env);
     if (!modelEnv.success) throw new RuntimeError("CONFIG_INVALID", modelEnv.error);
@@ -98,14 +105,27 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         },
       ]),
     );
+    // Another server than OpenAI's says what it serves and how big its context is, once.
+    const facts = baseURL === undefined ? undefined : await probeEndpoint(baseURL, apiKey, options.log);
+    const servedModel = facts?.servedModels[0];
+    const isModelNamed = config.model !== undefined || modelEnv.value.isModelNamed;
+    const modelName =
+      config.model ?? (isModelNamed ? modelEnv.value.model : (servedModel ?? modelEnv.value.model));
+    if (!isModelNamed && servedModel !== undefined) {
+      options.log?.(`No model named (AGENTFORGE_MODEL): using ${servedModel}, which ${baseURL} serves.`);
+    }
+    contextWindow ??= facts?.contextWindow;
+    maxOutputTokens ??= defaultReserveOutputTokens(contextWindow ?? DEFAULT_CONTEXT_WINDOW);
     try {
       model = createOpenAIModelClient({
-        model: config.model ?? modelEnv.value.model,
+        model: modelName,
         fallbackModels: config.fallback_models.length > 0 ? config.fallback_models : fallbackModels,
         ...(apiKey ? { apiKey } : {}),
         ...(baseURL ? { baseURL } : {}),
         timeouts: { inferenceMs: limits.inferenceTimeoutMs, httpMs: limits.httpTimeoutMs },
         ...(Object.keys(prices).length > 0 ? { prices } : {}),
+        generation: { maxOutputTokens, ...(temperature === undefined ? {} : { temperature }) },
+        ...(facts === undefined ? {} : { capabilities: capabilitiesOf(facts) }),
       });
     } catch (error) {
       throw new RuntimeError("MODEL_CONFIG_INVALID", error instanceof Error ? error.message : String(error), {
@@ -141,7 +161,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     settings: {
       limits,
       operatorAllowPrefixes: config.allowed_commands,
-      contextWindow: options.contextWindow ?? config.context_window ?? DEFAULT_CONTEXT_WINDOW,
+      contextWindow: contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       configDigest: loaded.digest,
       ...(options.stream === undefined ? {} : { stream: options.stream }),
     },
@@ -164,4 +185,22 @@ function readSandboxModeOrThrow(env: NodeJS.ProcessEnv): "bwrap" | "none" {
   const mode = readSandboxMode(env);
   if (!mode.success) throw new RuntimeError("CONFIG_INVALID", mode.error);
   return mode.value;
+}
+
+async function probeEndpoint(
+  baseURL: string,
+  apiKey: string | undefined,
+  log: ((message: string) => void) | undefined,
+): Promise<ModelServerFacts | undefined> {
+  const probed = await probeModelServer({ baseURL, ...(apiKey === undefined ? {} : { apiKey }) });
+  if (probed.success) return probed.value;
+  log?.(`Could not ask the model server what it serves (${probed.error}); using the configured settings.`);
+  return undefined;
+}
+
+function capabilitiesOf(facts: ModelServerFacts): { contextWindow?: number; supportsTools?: boolean } {
+  return {
+    ...(facts.contextWindow === undefined ? {} : { contextWindow: facts.contextWindow }),
+    ...(facts.supportsTools === undefined ? {} : { supportsTools: facts.supportsTools }),
+  };
 }

@@ -45,6 +45,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     )
     .option("--max-turns <n>", "hard limit on model calls", parsePositiveInt)
     .option("--context-window <n>", "context window in tokens", parsePositiveInt)
+    .option("--max-output-tokens <n>", "cap on one model answer, in tokens", parsePositiveInt)
+    .option("--temperature <t>", "sampling temperature (0 to 2)", parseTemperature)
     .option("--trace <file>", "where to write the trace (JSON Lines)")
     .option("--resume <id>", "continue a run that crashed or was stopped")
     .option("--config <file>", "operator config file (overrides AGENTFORGE_CONFIG)")
@@ -153,6 +155,13 @@ function parsePositiveInt(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0)
     throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
+  return parsed;
+}
+
+function parseTemperature(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === "" || !Number.isFinite(parsed) || parsed < 0 || parsed > 2)
+    throw new InvalidArgumentError(`expected a number from 0 to 2, got "${value}"`);
   return parsed;
 }
 

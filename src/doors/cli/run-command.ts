@@ -15,6 +15,8 @@ interface RunOptions {
   readonly allow?: string[];
   readonly maxTurns?: number;
   readonly contextWindow?: number;
+  readonly maxOutputTokens?: number;
+  readonly temperature?: number;
   readonly trace?: string;
   readonly resume?: string;
   readonly config?: string;
@@ -50,6 +52,10 @@ export async function runCommand(
       ...(options.config ? { configPath: options.config } : {}),
       ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
       ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
+      generation: {
+        ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      },
       stream: io.isTty && !options.json,
       log: (message: string) => io.stderr(`${message}\n`),
       ...(io.isTty && !options.json && approval !== "never" ? { confirm: askOnTerminal } : {}),

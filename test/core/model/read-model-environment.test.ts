@@ -5,7 +5,13 @@ describe("readModelEnvironment", () => {
   it("uses defaults when nothing is set", () => {
     expect(readModelEnvironment({})).toEqual({
       success: true,
-      value: { apiKey: undefined, baseURL: undefined, model: DEFAULT_MODEL, fallbackModels: [] },
+      value: {
+        apiKey: undefined,
+        baseURL: undefined,
+        model: DEFAULT_MODEL,
+        isModelNamed: false,
+        fallbackModels: [],
+      },
     });
   });
 
@@ -22,6 +28,7 @@ describe("readModelEnvironment", () => {
         apiKey: "sk-test-123",
         baseURL: "http://127.0.0.1:11434/v1",
         model: "llama3.1:8b",
+        isModelNamed: true,
         fallbackModels: ["gpt-4o-mini", "gpt-4.1"],
       },
     });
