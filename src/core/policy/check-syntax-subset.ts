@@ -198,7 +198,9 @@ function checkChildGaps(node: BashNode, source: string, gaps: GapRule): string |
 
 /**
  * Text between two nodes. Between statement parts bash and the parser both skip blanks and
- * newlines; a backslash-newline is skipped the same way only after a blank or an operator,
+ * newlines; between the words of one command a newline ends the command, though the parser may
+ * read on (a line that is only a backslash-newline joins the next line to the command before
+ * it: `ls⏎\⏎rm x` is `ls` and `rm x` to bash, one command to the parser); a backslash-newline is skipped the same way only after a blank or an operator,
  * because bash removes it before splitting words (`ls -\⏎o` is `ls -o`).
  */
 function checkGap(gap: string, source: string, start: number, rule: GapRule): string | undefined {
@@ -210,7 +212,13 @@ function checkGap(gap: string, source: string, start: number, rule: GapRule): st
   }
   for (let index = 0; index < gap.length; index += 1) {
     const character = gap.charAt(index);
-    if (character === " " || character === "\t" || character === "\n") {
+    if (character === " " || character === "\t") {
+      continue;
+    }
+    if (character === "\n") {
+      if (rule === "line") {
+        return "goes on after a newline, which ends the command in bash, while the parser reads the next line as more of it";
+      }
       continue;
     }
     if (character === "\\" && gap.charAt(index + 1) === "\n") {

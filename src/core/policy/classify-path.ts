@@ -4,7 +4,8 @@ import type { ShellWord } from "./shell-word.js";
 
 /**
  * Where a path a command writes lands. `scratch` is the sandbox's private /tmp (also /var/tmp
- * and /dev/shm), `device` a stream such as /dev/null; the home folder is `outside`, like any
+ * and /dev/shm), `device` a stream such as /dev/null (or `/dev/fd/N`, `/dev/stdout`,
+ * `/dev/stderr` in a command line that opens no file onto a descriptor); the home folder is `outside`, like any
  * other place that is not the workspace. Paths are resolved by their text, not by following
  * symlinks: a link inside the workspace that points out is contained by the sandbox, which
  * mounts only the workspace writable.
@@ -17,7 +18,9 @@ export type PathPlace =
   | { readonly kind: "unknown"; readonly reason: string };
 
 const SCRATCH_FOLDERS = ["/tmp", "/var/tmp", "/dev/shm"];
-const STREAM_DEVICES = /^\/dev\/(null|zero|full|stdout|stderr|tty|fd\/[0-9]+)$/;
+const STREAM_DEVICES = /^\/dev\/(null|zero|full|tty)$/;
+/** Links to an open descriptor: a write opens whatever file the descriptor holds again, for writing. */
+const DESCRIPTOR_LINKS = /^\/dev\/(stdout|stderr|fd\/[0-9]+)$/;
 /** `$HOME`, `${HOME}` and `"$HOME"` at the start of a word. */
 const HOME_VARIABLE = /^"?\$(\{HOME\}|HOME(?![A-Za-z0-9_]))"?(\/|$)/;
 
@@ -40,7 +43,7 @@ export function classifyPath(word: ShellWord, location: CommandLocation): PathPl
     return { kind: "unknown", reason: `\`${word.source}\` may match \`..\`` };
   }
   if (path.isAbsolute(text)) {
-    return placeOf(path.normalize(text), location.workspaceRoot, word.source);
+    return placeOf(path.normalize(text), location, word.source);
   }
   if (location.cwd.kind === "unknown") {
     return {
@@ -49,18 +52,25 @@ export function classifyPath(word: ShellWord, location: CommandLocation): PathPl
     };
   }
   return combineAlternatives(
-    location.cwd.paths.map((folder) =>
-      placeOf(path.resolve(folder, text), location.workspaceRoot, word.source),
-    ),
+    location.cwd.paths.map((folder) => placeOf(path.resolve(folder, text), location, word.source)),
   );
 }
 
-function placeOf(absolute: string, workspaceRoot: string, source: string): PathPlace {
-  if (isLexicallyInside(workspaceRoot, absolute)) {
+function placeOf(absolute: string, location: CommandLocation, source: string): PathPlace {
+  if (isLexicallyInside(location.workspaceRoot, absolute)) {
     return { kind: "workspace" };
   }
   if (STREAM_DEVICES.test(absolute)) {
     return { kind: "device" };
+  }
+  if (DESCRIPTOR_LINKS.test(absolute)) {
+    // The sandbox's own descriptors are /dev/null and pipes; only the command line can put a file there.
+    return location.openedFile === undefined
+      ? { kind: "device" }
+      : {
+          kind: "unknown",
+          reason: `\`${source}\` opens again, for writing, whatever its descriptor holds, and \`${location.openedFile}\` opens a file onto a descriptor`,
+        };
   }
   if (SCRATCH_FOLDERS.some((folder) => absolute !== folder && isLexicallyInside(folder, absolute))) {
     return { kind: "scratch" };

@@ -12,6 +12,11 @@ export interface CommandLocation {
   /** Absolute and normalised. */
   readonly workspaceRoot: string;
   readonly cwd: WorkingDirectory;
+  /**
+   * A redirection of the command line (or of the one running it) that opens a file onto a
+   * descriptor, as written: `/dev/fd/N`, `/dev/stdout` and `/dev/stderr` may then lead to it.
+   */
+  readonly openedFile?: string;
 }
 
 export function createCommandLocation(workspaceRoot: string, cwd: string = workspaceRoot): CommandLocation {

@@ -1,5 +1,6 @@
 import type { CommandPart } from "./command-classification.js";
 import type { CommandLocation } from "./command-location.js";
+import { findOpenedFile } from "./find-opened-file.js";
 import type { BashParser } from "./load-bash-parser.js";
 import { ScriptWalker } from "./script-walker.js";
 import type { ShellDialect } from "./unwrap-shell.js";
@@ -32,5 +33,9 @@ export function judgeScript(script: string, context: ScriptContext): CommandPart
       },
     ];
   }
-  return context.parser.parse(script, (root) => new ScriptWalker(context, root, script).run());
+  return context.parser.parse(script, (root) => {
+    const openedFile = context.location.openedFile ?? findOpenedFile(root);
+    const location = openedFile === undefined ? context.location : { ...context.location, openedFile };
+    return new ScriptWalker({ ...context, location }, root, script).run();
+  });
 }

@@ -6,8 +6,12 @@
  * text between them must look for tree-sitter's reading to be bash's reading.
  */
 
-/** Where text between children may stand: statements allow blanks and newlines, words nothing. */
-export type GapRule = "statement" | "none";
+/**
+ * Where text between children may stand: statements allow blanks and newlines, the words of one
+ * command (and its redirections) only blanks and line continuations, because a newline ends a
+ * command in bash wherever the parser reads on; words nothing.
+ */
+export type GapRule = "statement" | "line" | "none";
 
 export interface NodeRule {
   /** What the node is, in a reason: "a pipeline". */
@@ -113,26 +117,26 @@ export const NODE_RULES: ReadonlyMap<string, NodeRule> = new Map<string, NodeRul
   ["case_statement", rule("a `case` statement", "statement", ["case", "in", "esac", ...TERMINATORS])],
   ["case_item", rule("a `case` branch", "statement", ["(", ")", "|", ";;", ";&", ";;&", ...TERMINATORS])],
   ["function_definition", rule("a function definition", "statement", ["function", "(", ")", ...TERMINATORS])],
-  ["command", rule("a simple command", "statement")],
+  ["command", rule("a simple command", "line")],
   ["command_name", rule("a command name", "none")],
-  ["redirected_statement", rule("a redirected command", "statement")],
+  ["redirected_statement", rule("a redirected command", "line")],
   [
     "file_redirect",
-    rule("a redirection", "statement", [">", ">>", ">|", "&>", "&>>", ">&", "<", "<&", "<&-", ">&-", "<>"]),
+    rule("a redirection", "line", [">", ">>", ">|", "&>", "&>>", ">&", "<", "<&", "<&-", ">&-", "<>"]),
   ],
   [
     "heredoc_redirect",
     rule("a here-document", "statement", ["<<", "<<-", "&&", "||", "|", "|&", ...TERMINATORS]),
   ],
-  ["herestring_redirect", rule("a here-string `<<<`", "statement", ["<<<"])],
+  ["herestring_redirect", rule("a here-string `<<<`", "line", ["<<<"])],
   ["variable_assignment", rule("an assignment", "none", ["=", "+="])],
-  ["variable_assignments", rule("assignments", "statement")],
+  ["variable_assignments", rule("assignments", "line")],
   [
     "declaration_command",
-    rule("a declaration", "statement", ["declare", "typeset", "export", "readonly", "local"]),
+    rule("a declaration", "line", ["declare", "typeset", "export", "readonly", "local"]),
   ],
-  ["unset_command", rule("`unset`", "statement", ["unset"])],
-  ["test_command", rule("a test `[ … ]` or `[[ … ]]`", "statement", ["[[", "]]", "[", "]"])],
+  ["unset_command", rule("`unset`", "line", ["unset"])],
+  ["test_command", rule("a test `[ … ]` or `[[ … ]]`", "line", ["[[", "]]", "[", "]"])],
   ["comment", rule("a comment", "none")],
   // Words.
   ["word", rule("a word", "none")],

@@ -160,8 +160,11 @@ function unwrapEnv(args: readonly ShellWord[]): UnwrapResult {
     };
   }
   let index = parsed.value.restIndex;
+  let removesVariables =
+    findOption(parsed.value, ["-i", "--ignore-environment", "-u", "--unset"]) !== undefined;
   if (args[index]?.isLiteral === true && args[index]?.value === "-") {
     index += 1;
+    removesVariables = true;
   }
   const assignmentNames: string[] = [];
   while (index < args.length) {
@@ -197,7 +200,16 @@ function unwrapEnv(args: readonly ShellWord[]): UnwrapResult {
       },
     ],
     assignmentNames,
-    changesEnvironment: parsed.value.options.length > 0,
+    // Commands are judged read-only in the sandbox's environment, which pins git's safe settings
+    // (no bare repository found by discovery, no fsmonitor, no hooks); without them a folder that
+    // looks like a repository makes `git status` run its fsmonitor.
+    ...(removesVariables
+      ? {
+          problem:
+            "removes variables from the sandbox's environment (`env -i`, `env -u`), which holds the settings that keep git from obeying a repository's configuration",
+        }
+      : {}),
+    changesEnvironment: parsed.value.options.length > 0 || removesVariables,
   };
 }
 

@@ -25,6 +25,25 @@ const SECRET_WORDS = new Set([
   "privatekey",
 ]);
 
+/**
+ * Credential words long enough to be recognised at the end of a word they are fused into, with no
+ * separator or case change to split on: `PGPASSWORD`, `NPMTOKEN`, `dbpassword`, `clientsecret`.
+ */
+const FUSED_SECRET_SUFFIXES = [
+  "password",
+  "passwd",
+  "passphrase",
+  "token",
+  "secret",
+  "credential",
+  "credentials",
+  "apikey",
+];
+
+function endsWithSecretWord(word: string): boolean {
+  return FUSED_SECRET_SUFFIXES.some((suffix) => word.length > suffix.length && word.endsWith(suffix));
+}
+
 /** "key" alone is too common ("key_id", "sort key"); with one of these before it, it is a credential. */
 const KEY_QUALIFIERS = new Set([
   "api",
@@ -114,7 +133,7 @@ function judgeName(name: string): boolean {
   const last = words[words.length - 1];
   if (last === undefined || DESCRIPTOR_WORDS.has(last)) return false;
   return words.some((word, index) => {
-    if (SECRET_WORDS.has(word)) return true;
+    if (SECRET_WORDS.has(word) || endsWithSecretWord(word)) return true;
     const previous = index > 0 ? words[index - 1] : undefined;
     return word === "key" && previous !== undefined && KEY_QUALIFIERS.has(previous);
   });

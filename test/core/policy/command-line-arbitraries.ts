@@ -365,6 +365,14 @@ const dangerous = fc.oneof(
     "stdbuf -oL sort -o M f",
     "command -p sort -o M f",
     "builtin printf -v x '%s' y; echo $x > M",
+    // Descriptor links (`/dev/fd/N`, `/dev/stdout`) open again, for writing, the file a
+    // redirection put on the descriptor.
+    "echo x <f >/dev/fd/0",
+    "cat g 3<f >/dev/fd/3",
+    "cat g 1<f >/dev/stdout",
+    "{ cat g >/dev/stderr; } 2<f",
+    "cat g <f 1<&0 >>/dev/stdout",
+    "while read -r l; do echo x >/dev/fd/0; done <f",
   ),
 );
 
@@ -401,7 +409,8 @@ function wrap(statement: fc.Arbitrary<string>): fc.Arbitrary<string> {
   );
 }
 
-const SEPARATORS = ["; ", " && ", " || ", " | ", "\n"];
+/** `\n\\\n`: a line that is only a line continuation, which the parser joins to the command before it. */
+const SEPARATORS = ["; ", " && ", " || ", " | ", "\n", "\n\\\n"];
 
 /** A command line of one to three statements, each harmless or dangerous, maybe wrapped. */
 export const commandLine: fc.Arbitrary<string> = fc

@@ -7,7 +7,7 @@ export interface ConstructCase {
   readonly reason: readonly string[];
 }
 
-function cases(
+export function cases(
   classification: CommandClassification,
   entries: readonly (readonly [string, ...string[]])[],
 ): ConstructCase[] {
@@ -256,8 +256,9 @@ export const PREFIX_CASES = [
     ["CI=1 npm test", "runs with `CI` set"],
     ["LC_ALL=C npm test", "runs with `LC_ALL` set"],
     ["env X=1 npm test", "through `env`", "runs with `X` set"],
-    ["env -i npm test", "runs with a changed environment"],
-    ["env -u HOME npm test", "runs with a changed environment"],
+    ["env -i npm test", "removes variables from the sandbox's environment"],
+    ["env -u HOME npm test", "removes variables from the sandbox's environment"],
+    ["env -0 npm test", "runs with a changed environment"],
     ["timeout 5 env X=1 npm test", "runs with `X` set"],
     ["X=1 bash -c 'npm test'", "runs with `X` set"],
     ["npm $T", "not on the read-only allowlist"],

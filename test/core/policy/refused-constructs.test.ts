@@ -10,6 +10,12 @@ import {
   WRITING_OPTION_CASES,
   type ConstructCase,
 } from "./construct-cases.js";
+import {
+  CONTINUATION_CASES,
+  DESCRIPTOR_LINK_CASES,
+  ENVIRONMENT_REMOVAL_CASES,
+  NEAR_MISS_CASES,
+} from "./red-team-cases.js";
 
 const GROUPS: readonly (readonly [string, readonly ConstructCase[]])[] = [
   ["array subscripts evaluated as arithmetic", SUBSCRIPT_CASES],
@@ -19,6 +25,10 @@ const GROUPS: readonly (readonly [string, readonly ConstructCase[]])[] = [
   ["options and operands that write or run programs", WRITING_OPTION_CASES],
   ["allow prefixes", PREFIX_CASES],
   ["the approved subset", APPROVED_CASES],
+  ["a line that is only a line continuation", CONTINUATION_CASES],
+  ["writes through a descriptor link", DESCRIPTOR_LINK_CASES],
+  ["variables removed from the sandbox's environment", ENVIRONMENT_REMOVAL_CASES],
+  ["near misses that stay approved", NEAR_MISS_CASES],
 ];
 
 describe.each(GROUPS)("the judge in `never`: %s", (_group, testCases) => {

@@ -267,6 +267,10 @@ export const WRITING_SPELLINGS: readonly { readonly label: string; readonly comm
   { label: "git log --output", command: "git log -1 --output=evidence/pwned-git-log" },
   { label: "redirection", command: "echo x > evidence/pwned-redirect" },
   { label: "tee", command: "echo x | tee evidence/pwned-tee" },
+  // bash ends `ls` at the newline; the line that is only a backslash-newline joins `touch` to nothing.
+  { label: "line continuation after a newline", command: "ls\n\\\ntouch evidence/pwned-continuation" },
+  // `/dev/fd/0` is a link to the file on standard input: the write opens README.md again, for writing.
+  { label: "descriptor link", command: "echo pwned <README.md >/dev/fd/0" },
   {
     label: "git config in the sandbox",
     command: "git config core.fsmonitor 'sh planted/mark.sh plan-git-config fsmonitor'",
