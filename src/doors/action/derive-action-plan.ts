@@ -10,6 +10,7 @@ import {
   pullRequestPayloadSchema,
 } from "./action-event-payload.js";
 import type { ActionMode } from "./action-inputs.js";
+import { planEventTrigger } from "./plan-event-trigger.js";
 
 export interface Actor {
   readonly login: string;
@@ -79,6 +80,8 @@ export function deriveActionPlan(
 }
 
 function deriveAuto(prompt: string | undefined, event: ActionEvent): ActionPlanResult {
+  const triggered = planEventTrigger(event, [`${APP_SLUG}[bot]`]);
+  if (triggered !== null) return success(triggered);
   switch (event.name) {
     case "issue_comment":
       return deriveFromComment(event);
@@ -99,7 +102,7 @@ function deriveAuto(prompt: string | undefined, event: ActionEvent): ActionPlanR
     default:
       return success({
         kind: "skip",
-        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, pull_request or workflow_dispatch, or set mode explicitly`,
+        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, issues (assigned), pull_request or workflow_dispatch, or set mode explicitly`,
       });
   }
 }

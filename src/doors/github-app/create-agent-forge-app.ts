@@ -6,6 +6,7 @@ import type { InstallationBudgets } from "./budgets/create-installation-budgets.
 import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import { handleCommentCommand } from "./handle-comment-command.js";
+import { handleEventTrigger } from "./handle-event-trigger.js";
 import { handleIssueLabeled } from "./handle-issue-labeled.js";
 import { handlePullRequestEvent } from "./handle-pull-request-event.js";
 import { toIntakeEvent, type IntakeDependencies } from "./intake-context.js";
@@ -153,6 +154,11 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
     app.on("issues.labeled", async (context) => {
       const event = toIntakeEvent(context);
       await counted(event.name, () => handleIssueLabeled(event, deps));
+    });
+
+    app.on(["issues.assigned", "pull_request.review_requested"], async (context) => {
+      const event = toIntakeEvent(context);
+      await counted(event.name, () => handleEventTrigger(event, deps));
     });
   };
 }
