@@ -1,5 +1,5 @@
 import { deriveEventTrigger, type EventTrigger } from "../github/commands/derive-event-trigger.js";
-import type { ActionEvent, ActionPlan } from "./derive-action-plan.js";
+import type { ActionEvent, ActionPlan } from "./action-plan.js";
 
 /**
  * The Action's side of the shared triggers (an issue assigned to the app, the app requested as a

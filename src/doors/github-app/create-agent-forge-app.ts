@@ -1,5 +1,6 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { createRedactor } from "../../core/safety/index.js";
+import { readConversationMode } from "../github/commands/conversation-mode.js";
 import type { Metrics } from "../../observability/create-metrics.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
@@ -110,6 +111,7 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
             headSha: null,
             reviewComment: null,
             installationId: payload.installation.id,
+            mode: readConversationMode(payload.issue.labels),
           },
           deps,
         );
@@ -136,6 +138,7 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
               headSha: payload.pull_request.head.sha,
               reviewComment: { path: payload.comment.path, line: payload.comment.line ?? null },
               installationId: payload.installation.id,
+              mode: readConversationMode(payload.pull_request.labels),
             },
             deps,
           );

@@ -3,7 +3,7 @@ import { z } from "zod";
 const commandSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("fix"), instructions: z.string().optional() }),
   z.object({ kind: z.literal("plan"), instructions: z.string().optional() }),
-  z.object({ kind: z.literal("review") }),
+  z.object({ kind: z.literal("review"), full: z.boolean().optional() }),
   z.object({ kind: z.literal("request"), text: z.string() }),
 ]);
 

@@ -27,6 +27,7 @@ export function toWebhookResult(decision: AnyIntakeDecision): WebhookResult {
     case "draft-skipped":
     case "closed":
     case "not-for-app":
+    case "paused":
       return "ignored";
   }
 }

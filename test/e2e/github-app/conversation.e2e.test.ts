@@ -13,7 +13,18 @@ import {
 } from "../../support/github-stand-in/start-github-stand-in.js";
 import { waitFor } from "../support/run-cli.js";
 import { startAppProcess, type AppProcess } from "./app-processes.js";
-import { fixSteps, OWNER, privateKey, PROJECT_FILES, REPO, script, WEBHOOK_SECRET } from "./app-fixture.js";
+import { PAUSED_LABEL } from "../../../src/doors/github/commands/conversation-mode.js";
+import { userOf } from "../../support/github-stand-in/start-github-stand-in.js";
+import {
+  fixSteps,
+  issueCommentPayload,
+  OWNER,
+  privateKey,
+  PROJECT_FILES,
+  REPO,
+  script,
+  WEBHOOK_SECRET,
+} from "./app-fixture.js";
 import {
   appUser,
   issueAssignedPayload,
@@ -70,7 +81,7 @@ describe("the App's conversation triggers against a GitHub stand-in", () => {
       NODE_ENV: "test",
     });
     webhookUrl = `${app.url}/api/github/webhooks`;
-  }, 40_000);
+  }, 60_000);
 
   afterAll(async () => {
     if (process.env.AGENTFORGE_E2E_DEBUG) process.stdout.write(`${app?.cli.output().stderr ?? ""}\n`);
@@ -171,4 +182,29 @@ describe("the App's conversation triggers against a GitHub stand-in", () => {
     expect(review.comments[0]!.body).toContain("No test for negative numbers");
     expect(repository().reactions.some((reaction) => reaction.target === `issues/${pullNumber}`)).toBe(true);
   }, 60_000);
+
+  it("pauses and resumes a pull request with labels GitHub keeps, answering each time", async () => {
+    expect(pullNumber).toBeGreaterThan(0);
+    const labels = () => repository().labels.get(pullNumber) ?? [];
+    const say = async (body: string, deliveryId: string) => {
+      const commentId = github.addComment(OWNER, REPO, pullNumber, body, "alice");
+      const payload = issueCommentPayload({
+        issueNumber: pullNumber,
+        commentId,
+        body,
+        login: "alice",
+        userId: userOf("alice").id,
+      });
+      payload["issue"].pull_request = { url: `${github.apiUrl}/repos/${OWNER}/${REPO}/pulls/${pullNumber}` };
+      payload["issue"].labels = labels().map((name) => ({ name }));
+      const before = repository().comments.length;
+      expect((await send("issue_comment", deliveryId, payload)).status).toBe(200);
+      await waitFor(() => repository().comments.length > before, `the answer to ${body}`, 10_000);
+      return repository().comments.at(-1)!.body;
+    };
+    expect(await say("@agentforge pause", "pause-1")).toContain("Paused");
+    expect(labels()).toEqual([PAUSED_LABEL]);
+    expect(await say("@agentforge resume", "resume-1")).toContain("Resumed");
+    expect(labels()).toEqual([]);
+  }, 30_000);
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isBotSender } from "./authorize-commenter.js";
+import { readConversationMode } from "./conversation-mode.js";
 
 /**
  * Events that start work without a comment: an issue assigned to the app starts a fix, the app
@@ -20,6 +21,7 @@ export type EventTrigger =
   | { readonly kind: "nothing"; readonly reason: string };
 
 const account = z.looseObject({ login: z.string().min(1).max(100), type: z.string().optional() });
+const labels = z.array(z.looseObject({ name: z.string() })).nullish();
 
 const assignedSchema = z.looseObject({
   action: z.literal("assigned"),
@@ -28,6 +30,7 @@ const assignedSchema = z.looseObject({
     number: z.number().int().positive(),
     state: z.string().optional(),
     pull_request: z.unknown().optional(),
+    labels,
   }),
   sender: account,
 });
@@ -40,6 +43,7 @@ const reviewRequestedSchema = z.looseObject({
     number: z.number().int().positive(),
     state: z.string(),
     head: z.looseObject({ sha: z.string().min(1) }),
+    labels,
   }),
   sender: account,
 });
@@ -76,6 +80,8 @@ export function deriveEventTrigger(
   }
 }
 
+const IGNORED_REASON = "the app was told to ignore this conversation (`ignore`); `resume` lifts it";
+
 function nothing(reason: string): EventTrigger {
   return { kind: "nothing", reason };
 }
@@ -89,6 +95,7 @@ function deriveAssignment(payload: unknown, options: EventTriggerOptions): Event
   // An automation's choice may be assembled from anyone's input; a person must ask.
   if (isBotSender(sender)) return nothing(`assigned by the bot ${sender.login}`);
   if (issue.state !== undefined && issue.state !== "open") return nothing("the issue is not open");
+  if (readConversationMode(issue.labels) === "ignored") return nothing(IGNORED_REASON);
   const isPullRequest = issue.pull_request !== undefined && issue.pull_request !== null;
   return {
     kind: "job",
@@ -111,6 +118,7 @@ function deriveReviewRequest(payload: unknown, options: EventTriggerOptions): Ev
     return nothing("the review was requested from someone else");
   if (isBotSender(sender)) return nothing(`requested by the bot ${sender.login}`);
   if (pull.state !== "open") return nothing("the pull request is not open");
+  if (readConversationMode(pull.labels) === "ignored") return nothing(IGNORED_REASON);
   return {
     kind: "job",
     trigger: "review-request",

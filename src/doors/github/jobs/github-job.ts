@@ -25,6 +25,8 @@ export interface GitHubJob {
   readonly beforeSha?: string;
   /** The request comment, when there is one (its text is the request; the job reads it). */
   readonly commentId?: number;
+  /** `review full`: read the whole pull request, not only what is new since the last review. */
+  readonly fullReview?: boolean;
 }
 
 /**
