@@ -7,6 +7,9 @@ const repositorySchema = z.looseObject({
   owner: z.looseObject({ login: z.string().min(1) }),
 });
 
+/** The labels hold the conversation's mode (paused, ignored); see conversation-mode.ts. */
+const labels = z.array(z.looseObject({ name: z.string() })).nullish();
+
 export const issueCommentPayloadSchema = z.looseObject({
   action: z.string(),
   issue: z.looseObject({
@@ -14,6 +17,7 @@ export const issueCommentPayloadSchema = z.looseObject({
     // Present (an object) when the issue is a pull request.
     pull_request: z.unknown().optional(),
     state: z.string().optional(),
+    labels,
   }),
   comment: z.looseObject({ id: z.number().int(), body: z.string().nullable() }),
   sender: senderSchema,
@@ -29,6 +33,7 @@ export const pullRequestPayloadSchema = z.looseObject({
     state: z.string(),
     draft: z.boolean().optional(),
     head: z.looseObject({ sha: z.string().min(1) }),
+    labels,
   }),
   sender: senderSchema,
   repository: repositorySchema,

@@ -1,7 +1,6 @@
-import type { GitHubJob } from "../github/jobs/github-job.js";
 import { isBotSender } from "../github/commands/authorize-commenter.js";
-import { helpText } from "../github/commands/help-text.js";
-import { parseCommand } from "../github/commands/parse-command.js";
+import { readConversationMode } from "../github/commands/conversation-mode.js";
+import { deriveFromComment } from "./derive-comment-plan.js";
 import {
   dispatchPayloadSchema,
   issueCommentPayloadSchema,
@@ -10,44 +9,24 @@ import {
   pullRequestPayloadSchema,
 } from "./action-event-payload.js";
 import type { ActionMode } from "./action-inputs.js";
+import { planEventTrigger } from "./plan-event-trigger.js";
+import {
+  APP_SLUG,
+  failure,
+  success,
+  type ActionEvent,
+  type ActionPlanResult,
+  type Actor,
+} from "./action-plan.js";
 
-export interface Actor {
-  readonly login: string;
-  readonly type?: string | undefined;
-}
+export {
+  APP_SLUG,
+  type ActionEvent,
+  type ActionPlan,
+  type ActionPlanResult,
+  type Actor,
+} from "./action-plan.js";
 
-/** What the step will do, decided from the mode input and the event before anything is called. */
-export type ActionPlan =
-  | { readonly kind: "skip"; readonly reason: string }
-  | { readonly kind: "run"; readonly prompt: string }
-  | {
-      readonly kind: "reply";
-      readonly number: number;
-      readonly text: string;
-      readonly requester: Actor;
-      readonly commentId?: number;
-    }
-  | {
-      readonly kind: "job";
-      readonly job: GitHubJob;
-      readonly requester: Actor;
-      /** Writes (fix, plan, request) need the requester to have write access; a review only reads. */
-      readonly needsWriteAccess: boolean;
-      readonly commentId?: number;
-    };
-
-export type ActionPlanResult =
-  | { readonly success: true; readonly value: ActionPlan }
-  | { readonly success: false; readonly error: string };
-
-export interface ActionEvent {
-  readonly name: string;
-  readonly payload: unknown;
-  readonly owner: string;
-  readonly repo: string;
-}
-
-export const APP_SLUG = "agentforge";
 const REVIEW_ACTIONS = new Set(["opened", "synchronize", "ready_for_review", "reopened"]);
 
 /**
@@ -79,6 +58,8 @@ export function deriveActionPlan(
 }
 
 function deriveAuto(prompt: string | undefined, event: ActionEvent): ActionPlanResult {
+  const triggered = planEventTrigger(event, [`${APP_SLUG}[bot]`]);
+  if (triggered !== null) return success(triggered);
   switch (event.name) {
     case "issue_comment":
       return deriveFromComment(event);
@@ -99,73 +80,7 @@ function deriveAuto(prompt: string | undefined, event: ActionEvent): ActionPlanR
     default:
       return success({
         kind: "skip",
-        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, pull_request or workflow_dispatch, or set mode explicitly`,
-      });
-  }
-}
-
-function deriveFromComment(event: ActionEvent): ActionPlanResult {
-  const parsed = parseEventPayload(issueCommentPayloadSchema, event.name, event.payload);
-  if (!parsed.success) return failure(parsed.error);
-  const payload = parsed.value;
-  if (payload.action !== "created")
-    return success({ kind: "skip", reason: `comment ${payload.action}, not created` });
-  // Bots first: their text may be assembled from anyone's input, and this step's own comments are bot comments.
-  if (isBotSender(payload.sender))
-    return success({ kind: "skip", reason: `comment by the bot ${payload.sender.login}` });
-  const command = parseCommand(payload.comment.body ?? "", APP_SLUG);
-  if (command === null) return success({ kind: "skip", reason: `the comment does not address @${APP_SLUG}` });
-  const number = payload.issue.number;
-  const isPullRequest = payload.issue.pull_request !== undefined && payload.issue.pull_request !== null;
-  const requester = payload.sender;
-  const reply = (text: string): ActionPlanResult =>
-    success({ kind: "reply", number, text, requester, commentId: payload.comment.id });
-  if (!command.success)
-    return reply(`I did not understand that: ${command.error.message}.\n\n${helpText(APP_SLUG)}`);
-  const value = command.value;
-  const base = {
-    owner: event.owner,
-    repo: event.repo,
-    number,
-    isPullRequest,
-    requester: requester.login,
-    commentId: payload.comment.id,
-  };
-  switch (value.kind) {
-    case "help":
-      return reply(helpText(APP_SLUG));
-    case "stop":
-      return reply(
-        "Here each command runs as a workflow run: cancel it from the repository's Actions tab to stop it.",
-      );
-    case "review":
-    case "request":
-      if (!isPullRequest) {
-        const what = value.kind === "review" ? "A review" : "A free-form request";
-        return reply(
-          `${what} works on pull requests. On an issue, use \`@${APP_SLUG} fix\` or \`@${APP_SLUG} plan\`.\n\n${helpText(APP_SLUG)}`,
-        );
-      }
-      return success({
-        kind: "job",
-        job: { ...base, kind: value.kind, ...(value.kind === "request" ? { instructions: value.text } : {}) },
-        requester,
-        // A review only reads, but it was asked for by a person: the same rule as every command.
-        needsWriteAccess: true,
-        commentId: payload.comment.id,
-      });
-    case "fix":
-    case "plan":
-      return success({
-        kind: "job",
-        job: {
-          ...base,
-          kind: value.kind,
-          ...(value.instructions === undefined ? {} : { instructions: value.instructions }),
-        },
-        requester,
-        needsWriteAccess: true,
-        commentId: payload.comment.id,
+        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, issues (assigned), pull_request or workflow_dispatch, or set mode explicitly`,
       });
   }
 }
@@ -181,6 +96,8 @@ function deriveReview(event: ActionEvent): ActionPlanResult {
   if (isBotSender(payload.sender))
     return success({ kind: "skip", reason: `pushed by the bot ${payload.sender.login}` });
   if (pull.state !== "open") return success({ kind: "skip", reason: "the pull request is not open" });
+  if (readConversationMode(pull.labels) !== "active")
+    return success({ kind: "skip", reason: "paused or ignored here (`@agentforge resume` lifts it)" });
   if (pull.draft === true)
     return success({ kind: "skip", reason: "the pull request is a draft; it is reviewed when marked ready" });
   return success({
@@ -280,12 +197,4 @@ function findTarget(
         error: `this mode acts on an issue or pull request, but a ${event.name} event has none; use issue_comment, issues or pull_request, or mode run`,
       };
   }
-}
-
-function success(value: ActionPlan): ActionPlanResult {
-  return { success: true, value };
-}
-
-function failure(error: string): ActionPlanResult {
-  return { success: false, error };
 }

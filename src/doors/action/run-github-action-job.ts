@@ -2,6 +2,7 @@ import path from "node:path";
 import { createRuntime } from "../../core/runtime/index.js";
 import type { JobOutcome } from "../github/jobs/github-job.js";
 import { APP_SLUG } from "./derive-action-plan.js";
+import { applyModeCommand } from "../github/commands/conversation-mode.js";
 import type { GitHubRequester } from "../github/pull-request/github-requester.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
 import type { ActionContext } from "./action-context.js";
@@ -58,10 +59,20 @@ export async function runGitHubActionJob(
   }
   const redact = (text: string): string => context.redactor.redact(text);
   if (plan.kind === "reply") {
+    const text =
+      plan.modeChange === undefined
+        ? plan.text
+        : await applyModeCommand(
+            octokit,
+            { ...target, number: plan.number },
+            plan.modeChange.command,
+            plan.modeChange.current,
+            `@${APP_SLUG}`,
+          );
     await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
       ...target,
       issue_number: plan.number,
-      body: redact(plan.text),
+      body: redact(text),
     });
     await reportRun(context, { result: "answered", headline: "answered the comment" });
     return 0;

@@ -1,11 +1,13 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { createRedactor } from "../../core/safety/index.js";
+import { readConversationMode } from "../github/commands/conversation-mode.js";
 import type { Metrics } from "../../observability/create-metrics.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import { handleCommentCommand } from "./handle-comment-command.js";
+import { handleEventTrigger } from "./handle-event-trigger.js";
 import { handleIssueLabeled } from "./handle-issue-labeled.js";
 import { handlePullRequestEvent } from "./handle-pull-request-event.js";
 import { toIntakeEvent, type IntakeDependencies } from "./intake-context.js";
@@ -109,6 +111,7 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
             headSha: null,
             reviewComment: null,
             installationId: payload.installation.id,
+            mode: readConversationMode(payload.issue.labels),
           },
           deps,
         );
@@ -135,6 +138,7 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
               headSha: payload.pull_request.head.sha,
               reviewComment: { path: payload.comment.path, line: payload.comment.line ?? null },
               installationId: payload.installation.id,
+              mode: readConversationMode(payload.pull_request.labels),
             },
             deps,
           );
@@ -153,6 +157,11 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
     app.on("issues.labeled", async (context) => {
       const event = toIntakeEvent(context);
       await counted(event.name, () => handleIssueLabeled(event, deps));
+    });
+
+    app.on(["issues.assigned", "pull_request.review_requested"], async (context) => {
+      const event = toIntakeEvent(context);
+      await counted(event.name, () => handleEventTrigger(event, deps));
     });
   };
 }

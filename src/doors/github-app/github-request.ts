@@ -3,7 +3,7 @@ import { z } from "zod";
 const commandSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("fix"), instructions: z.string().optional() }),
   z.object({ kind: z.literal("plan"), instructions: z.string().optional() }),
-  z.object({ kind: z.literal("review") }),
+  z.object({ kind: z.literal("review"), full: z.boolean().optional() }),
   z.object({ kind: z.literal("request"), text: z.string() }),
 ]);
 
@@ -22,7 +22,7 @@ export const githubRequestSchema = z.object({
   number: z.number().int().positive(),
   isPullRequest: z.boolean(),
   command: commandSchema,
-  trigger: z.enum(["comment", "review-comment", "label", "pull-request"]),
+  trigger: z.enum(["comment", "review-comment", "label", "pull-request", "assignment", "review-request"]),
   requester: z.string().min(1),
   commentId: z.number().int().positive().nullable(),
   /** Known for pull request events; a worker resolves it for comments on pull requests. */

@@ -8,6 +8,11 @@ import { helpText } from "../github/commands/help-text.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { parseCommand } from "../github/commands/parse-command.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
+import {
+  applyModeCommand,
+  isAllowedWhileIgnored,
+  type ConversationMode,
+} from "../github/commands/conversation-mode.js";
 
 export interface CommentCommandInput {
   readonly source: Extract<CommandSource, { kind: "issue-comment" | "review-comment" }>;
@@ -18,6 +23,8 @@ export interface CommentCommandInput {
   readonly headSha: string | null;
   readonly reviewComment: GitHubRequest["reviewComment"];
   readonly installationId: number;
+  /** From the issue's or pull request's labels in the payload (see conversation-mode.ts). */
+  readonly mode?: ConversationMode;
 }
 
 export type IntakeDecision =
@@ -91,6 +98,9 @@ export async function handleCommentCommand(
 
   const command = parsed.value;
   const key = taskKeyOf({ owner, repo, number: input.number });
+  const mode = input.mode ?? "active";
+  if (mode === "ignored" && !isAllowedWhileIgnored(command.kind))
+    return answer(`I am ignoring this conversation, as asked. Say \`@${deps.appSlug} resume\` first.`);
   switch (command.kind) {
     case "help":
       return answer(helpText(deps.appSlug));
@@ -102,6 +112,12 @@ export async function handleCommentCommand(
           ? "There was nothing to stop here."
           : `Stopped: cancelled ${count} task${count === 1 ? "" : "s"}${result.wasRunning ? ", including the running one" : ""}.`,
       );
+    }
+    case "pause":
+    case "resume":
+    case "ignore": {
+      const target = { owner, repo, number: input.number };
+      return answer(await applyModeCommand(event.octokit, target, command.kind, mode, `@${deps.appSlug}`));
     }
     case "review":
     case "request":

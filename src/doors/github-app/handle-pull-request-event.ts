@@ -1,4 +1,5 @@
 import { isBotSender } from "../github/commands/authorize-commenter.js";
+import { readConversationMode } from "../github/commands/conversation-mode.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
@@ -15,6 +16,7 @@ export type PullRequestDecision =
   | "auto-review-off"
   | "draft-skipped"
   | "closed"
+  | "paused"
   | "budget-spent"
   | "enqueued"
   | "duplicate";
@@ -35,6 +37,8 @@ export async function handlePullRequestEvent(
   // Includes this app pushing to its own branch: reviewing its own push would loop.
   if (isBotSender(payload.sender)) return "ignored-bot";
   if (pull.state !== "open") return "closed";
+  // `@agentforge pause` or `ignore` on this pull request: no automatic review until `resume`.
+  if (readConversationMode(pull.labels) !== "active") return "paused";
   if (await deps.queue.hasDelivery(event.id)) return "redelivery";
   const config = await readRepositoryConfig(event);
   if (!config.success) {

@@ -23,7 +23,7 @@ export function toGitHubJob(task: GitHubRequest): GitHubJob {
         ...(command.instructions === undefined ? {} : { instructions: command.instructions }),
       };
     case "review":
-      return { ...base, kind: "review" };
+      return { ...base, kind: "review", ...(command.full === true ? { fullReview: true } : {}) };
     case "request":
       return { ...base, kind: "request", instructions: command.text };
   }

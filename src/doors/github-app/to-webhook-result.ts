@@ -1,9 +1,10 @@
 import type { WebhookResult } from "../../observability/create-metrics.js";
 import type { IntakeDecision } from "./handle-comment-command.js";
+import type { EventTriggerDecision } from "./handle-event-trigger.js";
 import type { LabeledDecision } from "./handle-issue-labeled.js";
 import type { PullRequestDecision } from "./handle-pull-request-event.js";
 
-export type AnyIntakeDecision = IntakeDecision | LabeledDecision | PullRequestDecision;
+export type AnyIntakeDecision = IntakeDecision | LabeledDecision | PullRequestDecision | EventTriggerDecision;
 
 /** Folds the handlers' detailed decisions into the few results the delivery metric keeps. */
 export function toWebhookResult(decision: AnyIntakeDecision): WebhookResult {
@@ -25,6 +26,8 @@ export function toWebhookResult(decision: AnyIntakeDecision): WebhookResult {
     case "auto-review-off":
     case "draft-skipped":
     case "closed":
+    case "not-for-app":
+    case "paused":
       return "ignored";
   }
 }

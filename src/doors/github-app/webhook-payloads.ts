@@ -11,11 +11,13 @@ const repository = z.object({
 });
 const installation = z.object({ id: z.number().int().positive() });
 const positiveInt = z.number().int().positive();
+/** The labels hold the conversation's mode (paused, ignored); see conversation-mode.ts. */
+const labels = z.array(z.object({ name: z.string() }).loose()).nullish();
 
 export const issueCommentPayloadSchema = z.object({
   action: z.string(),
   comment: z.object({ id: positiveInt, body: z.string().nullable(), user: account.nullable() }),
-  issue: z.object({ number: positiveInt, pull_request: z.object({}).loose().nullish() }),
+  issue: z.object({ number: positiveInt, pull_request: z.object({}).loose().nullish(), labels }),
   repository,
   installation,
   sender: account,
@@ -30,7 +32,7 @@ export const reviewCommentPayloadSchema = z.object({
     path: z.string(),
     line: z.number().int().nullish(),
   }),
-  pull_request: z.object({ number: positiveInt, head: z.object({ sha: z.string() }) }),
+  pull_request: z.object({ number: positiveInt, head: z.object({ sha: z.string() }), labels }),
   repository,
   installation,
   sender: account,
@@ -43,6 +45,7 @@ export const pullRequestPayloadSchema = z.object({
     draft: z.boolean().optional(),
     state: z.string(),
     head: z.object({ sha: z.string() }),
+    labels,
   }),
   before: z.string().optional(),
   repository,

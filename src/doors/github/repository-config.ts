@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEVERITIES } from "../../core/review/index.js";
 
 /** Where the file lives, relative to `.github/`, as Probot's config loader expects it. */
 export const REPOSITORY_CONFIG_FILE = "agentforge.yml";
@@ -25,6 +26,8 @@ const reviewSchema = z
     drafts: z.boolean().default(false),
     ignore_paths: z.array(z.string().min(1).max(200)).max(100).default([]),
     max_comments: z.number().int().min(1).max(100).default(30),
+    /** Findings less severe than this go into one collapsed section of the review, not on lines. */
+    min_severity: z.enum(SEVERITIES).optional(),
   })
   .strict();
 
@@ -64,12 +67,13 @@ export const CONFIG_EXPECTATIONS: Readonly<Record<string, string>> = {
   "setup_commands.*": "a non-empty command string",
   test_commands: 'a list of commands, e.g. ["npm test"] (at most 100)',
   "test_commands.*": "a non-empty command string",
-  review: "a mapping with the keys auto, drafts, ignore_paths, max_comments",
+  review: "a mapping with the keys auto, drafts, ignore_paths, max_comments, min_severity",
   "review.auto": "true or false",
   "review.drafts": "true or false",
   "review.ignore_paths": 'a list of glob patterns, e.g. ["dist/**"]',
   "review.ignore_paths.*": "a glob pattern (a non-empty string)",
   "review.max_comments": "a number ≤ 100 (a whole number, at least 1)",
+  "review.min_severity": "one of critical, high, medium, low",
   branch_prefix:
     'letters, digits, ".", "_", "-" and "/" only, starting with a letter or digit, e.g. "agentforge/"',
   trigger: "a mapping with the keys label, min_permission",

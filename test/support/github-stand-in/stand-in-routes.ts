@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { commentableLines, git, readFileAt, resolveRef } from "./bare-repository.js";
+import { handleLabelRoute, labelsJson } from "./label-routes.js";
 import type { StandInPull, StandInRepository, StandInUser } from "./stand-in-state.js";
 
 export class HttpError extends Error {
@@ -92,6 +93,7 @@ export function createStandInRoutes(deps: RouteDependencies) {
       title: pull.title,
       body: pull.body,
       draft: pull.draft,
+      labels: labelsJson(repository, pull.number),
       user: userJson(pull.user),
       html_url: `${deps.htmlBase()}/${fullName}/pull/${pull.number}`,
       head: {
@@ -189,6 +191,8 @@ export function createStandInRoutes(deps: RouteDependencies) {
     const { method } = request;
     const fullName = `${repository.owner}/${repository.name}`;
     let match: RegExpExecArray | null;
+    const labelled = handleLabelRoute(request, repository, rest);
+    if (labelled !== null) return labelled;
     if (rest === "" && method === "GET")
       return {
         status: 200,
@@ -211,6 +215,7 @@ export function createStandInRoutes(deps: RouteDependencies) {
           body: issue.body,
           user: userJson(issue.user),
           state: "open",
+          labels: labelsJson(repository, issue.number),
           ...(issue.isPullRequest ? { pull_request: { url: "" } } : {}),
         },
       };

@@ -59,6 +59,8 @@ export interface StandInRepository {
   readonly reviews: StandInReview[];
   readonly checkRuns: Record<string, unknown>[];
   readonly reactions: { readonly target: string; readonly content: string }[];
+  /** Label names per issue or pull request number, in the order they were added. */
+  readonly labels: Map<number, string[]>;
   nextNumber: number;
 }
 

@@ -91,6 +91,7 @@ export async function startGitHubStandIn(options: StandInOptions): Promise<GitHu
       reviews: [],
       checkRuns: [],
       reactions: [],
+      labels: new Map(),
       nextNumber: 1,
     });
   }

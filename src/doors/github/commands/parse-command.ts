@@ -3,12 +3,16 @@ import { maskHiddenMarkdown } from "./mask-hidden-markdown.js";
 export type Command =
   | { readonly kind: "fix"; readonly instructions?: string }
   | { readonly kind: "plan"; readonly instructions?: string }
-  | { readonly kind: "review" }
+  | { readonly kind: "review"; readonly full?: boolean }
   | { readonly kind: "stop" }
+  | { readonly kind: ModeCommandKind }
   | { readonly kind: "help" }
   | { readonly kind: "request"; readonly text: string };
 
 export type CommandKind = Command["kind"];
+
+/** Commands that change how the app treats one issue or pull request from now on. */
+export type ModeCommandKind = "pause" | "resume" | "ignore";
 
 export interface CommandParseError {
   readonly code: "EMPTY_COMMAND" | "TOO_LONG";
@@ -90,7 +94,20 @@ function readCommandAfter(body: string, masked: string, offset: number): Command
     case "plan":
       return withInstructions(verb, rest);
     case "review":
-      return { success: true, value: { kind: "review" } };
+      // `review full` reads the whole pull request; a bare review reads what is new since the last one.
+      return {
+        success: true,
+        value:
+          restOfLineWords === "full" || restOfLineWords === "all"
+            ? { kind: "review", full: true }
+            : { kind: "review" },
+      };
+    case "pause":
+    case "resume":
+    case "ignore":
+      if (restOfLineWords === "" || restOfLineWords === "please" || restOfLineWords === "this")
+        return { success: true, value: { kind: verb } };
+      break;
     case "stop":
     case "cancel":
       if (restOfLineWords === "" || restOfLineWords === "please")

@@ -25,6 +25,11 @@ export interface GitHubJob {
   readonly beforeSha?: string;
   /** The request comment, when there is one (its text is the request; the job reads it). */
   readonly commentId?: number;
+  /**
+   * `review full`: read the whole pull request. A command's review reads the whole pull request
+   * today either way; the flag is carried so an incremental command review can honour it.
+   */
+  readonly fullReview?: boolean;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface BuiltReview {
   readonly comments: readonly ReviewComment[];
   /** Findings that went into the body because GitHub would refuse them as inline comments. */
   readonly outsideDiff: readonly MergedFinding[];
+  /** Findings below `minSeverity`: in one collapsed section of the body, never inline. */
+  readonly belowThreshold: readonly MergedFinding[];
   /** Findings already posted on this pull request by an earlier run. */
   readonly skippedAsPosted: number;
   /** Lower-ranked findings left out by the cap. */
@@ -41,6 +43,13 @@ export interface BuildReviewOptions {
   readonly previousFingerprints?: ReadonlySet<string>;
   /** A sentence or two above the findings, e.g. what was reviewed. */
   readonly summary?: string;
+  /** `review.min_severity`: less severe findings are folded away instead of posted on lines. */
+  readonly minSeverity?: Severity;
+}
+
+/** True when `severity` is at least as severe as `minimum` (SEVERITIES runs from most severe). */
+function meetsSeverity(severity: Severity, minimum: Severity | undefined): boolean {
+  return minimum === undefined || SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(minimum);
 }
 
 function countBySeverity(findings: readonly MergedFinding[]): string {
@@ -55,6 +64,7 @@ function renderBody(
   options: BuildReviewOptions,
   reported: readonly MergedFinding[],
   outside: readonly MergedFinding[],
+  below: readonly MergedFinding[],
   omittedByCap: number,
   skippedAsPosted: number,
 ): string {
@@ -82,6 +92,25 @@ function renderBody(
     }
     parts.push(`#### Findings outside the diff\n\n${items.join("\n")}`);
   }
+  if (below.length > 0) {
+    const items: string[] = [];
+    let length = parts.join("\n\n").length;
+    for (const merged of below) {
+      const item = renderBodyFinding(merged);
+      if (length + item.length > MAX_BODY_CHARS) {
+        items.push(
+          `- …and ${below.length - items.length} more not shown (the review body has a size limit).`,
+        );
+        break;
+      }
+      items.push(item);
+      length += item.length + 1;
+    }
+    const count = `${below.length} finding${below.length === 1 ? "" : "s"}`;
+    parts.push(
+      `<details>\n<summary>${count} below ${options.minSeverity ?? "the"} severity (review.min_severity)</summary>\n\n${items.join("\n")}\n\n</details>`,
+    );
+  }
   const notes: string[] = [];
   if (omittedByCap > 0)
     notes.push(
@@ -104,7 +133,9 @@ export function buildReview(options: BuildReviewOptions): BuiltReview {
   const maxComments = options.maxComments ?? DEFAULT_MAX_COMMENTS;
   const previous = options.previousFingerprints ?? new Set<string>();
   const merged = mergeFindings(options.findings);
-  const fresh = merged.filter((entry) => !previous.has(entry.fingerprint));
+  const unseen = merged.filter((entry) => !previous.has(entry.fingerprint));
+  const fresh = unseen.filter((entry) => meetsSeverity(entry.finding.severity, options.minSeverity));
+  const below = unseen.filter((entry) => !meetsSeverity(entry.finding.severity, options.minSeverity));
   const reported = fresh.slice(0, Math.max(0, maxComments));
   const comments: ReviewComment[] = [];
   const outside: MergedFinding[] = [];
@@ -123,11 +154,12 @@ export function buildReview(options: BuildReviewOptions): BuiltReview {
     });
   }
   const omittedByCap = fresh.length - reported.length;
-  const skippedAsPosted = merged.length - fresh.length;
+  const skippedAsPosted = merged.length - unseen.length;
   return {
-    body: renderBody(options, reported, outside, omittedByCap, skippedAsPosted),
+    body: renderBody(options, reported, outside, below, omittedByCap, skippedAsPosted),
     comments,
     outsideDiff: outside,
+    belowThreshold: below,
     skippedAsPosted,
     omittedByCap,
     mergedDuplicates: options.findings.length - merged.length,

@@ -35,6 +35,13 @@ describe("toGitHubJob", () => {
     expect(Object.values(job)).not.toContain(null);
   });
 
+  it("asks for a full review only when the command did", () => {
+    expect(toGitHubJob(request({ command: { kind: "review", full: true } }))).toMatchObject({
+      fullReview: true,
+    });
+    expect(toGitHubJob(request({ command: { kind: "review" } }))).not.toHaveProperty("fullReview");
+  });
+
   it("carries the shas and the comment when intake knew them", () => {
     const job = toGitHubJob(
       request({ isPullRequest: true, headSha: "a".repeat(40), beforeSha: "b".repeat(40), commentId: 99 }),

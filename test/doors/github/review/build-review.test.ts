@@ -223,3 +223,25 @@ describe("buildReview: merging, ranking, capping, fingerprints", () => {
     expect(areTitlesSimilar("SQL injection", "Missing test for parser")).toBe(false);
   });
 });
+
+describe("buildReview with review.min_severity", () => {
+  const severe = finding({ line: 3, severity: "high", title: "Crash on empty input", body: "It throws." });
+  const minor = finding({ line: 4, severity: "low", title: "Name could be clearer", body: "Rename x." });
+
+  it("posts findings at or above the threshold on lines and folds the rest into one collapsed section", () => {
+    const review = buildReview({ findings: [severe, minor], files: FILES, minSeverity: "medium" });
+    expect(review.comments.map((comment) => comment.line)).toEqual([3]);
+    expect(review.belowThreshold.map((merged) => merged.finding.title)).toEqual(["Name could be clearer"]);
+    const section = /<details>\n<summary>1 finding below medium severity[^]*?<\/details>/.exec(review.body);
+    expect(section?.[0]).toContain("Name could be clearer");
+    // Its fingerprint is in the body, so a later review does not raise it again.
+    expect(extractFingerprints(section![0])).toEqual([fingerprintFinding(minor)]);
+    expect(review.body).toContain("1 finding (1 high)");
+  });
+
+  it("keeps everything inline without a threshold", () => {
+    const review = buildReview({ findings: [severe, minor], files: FILES });
+    expect(review.comments.map((comment) => comment.line).sort()).toEqual([3, 4]);
+    expect(review.body).not.toContain("<details>");
+  });
+});

@@ -47,6 +47,7 @@ export async function publishReviewStage(
     findings,
     files: diff.files,
     maxComments: input.review.max_comments,
+    ...(input.review.min_severity === undefined ? {} : { minSeverity: input.review.min_severity }),
     previousFingerprints,
     summary: `Reviewed ${diff.scope} (${diff.files.length} file(s)) for correctness, security and tests.${notes}`,
   });

@@ -1,0 +1,92 @@
+import { isBotSender } from "../github/commands/authorize-commenter.js";
+import { isAllowedWhileIgnored, readConversationMode } from "../github/commands/conversation-mode.js";
+import { helpText } from "../github/commands/help-text.js";
+import { parseCommand } from "../github/commands/parse-command.js";
+import { issueCommentPayloadSchema, parseEventPayload } from "./action-event-payload.js";
+import { APP_SLUG, failure, success, type ActionEvent, type ActionPlanResult } from "./action-plan.js";
+
+/** A comment addressed to the app, as the Action reads it: a job, a reply, or a skip with the reason. */
+export function deriveFromComment(event: ActionEvent): ActionPlanResult {
+  const parsed = parseEventPayload(issueCommentPayloadSchema, event.name, event.payload);
+  if (!parsed.success) return failure(parsed.error);
+  const payload = parsed.value;
+  if (payload.action !== "created")
+    return success({ kind: "skip", reason: `comment ${payload.action}, not created` });
+  // Bots first: their text may be assembled from anyone's input, and this step's own comments are bot comments.
+  if (isBotSender(payload.sender))
+    return success({ kind: "skip", reason: `comment by the bot ${payload.sender.login}` });
+  const command = parseCommand(payload.comment.body ?? "", APP_SLUG);
+  if (command === null) return success({ kind: "skip", reason: `the comment does not address @${APP_SLUG}` });
+  const number = payload.issue.number;
+  const isPullRequest = payload.issue.pull_request !== undefined && payload.issue.pull_request !== null;
+  const requester = payload.sender;
+  const reply = (text: string): ActionPlanResult =>
+    success({ kind: "reply", number, text, requester, commentId: payload.comment.id });
+  if (!command.success)
+    return reply(`I did not understand that: ${command.error.message}.\n\n${helpText(APP_SLUG)}`);
+  const value = command.value;
+  const mode = readConversationMode(payload.issue.labels);
+  if (mode === "ignored" && !isAllowedWhileIgnored(value.kind))
+    return reply(`I am ignoring this conversation, as asked. Say \`@${APP_SLUG} resume\` first.`);
+  const base = {
+    owner: event.owner,
+    repo: event.repo,
+    number,
+    isPullRequest,
+    requester: requester.login,
+    commentId: payload.comment.id,
+  };
+  switch (value.kind) {
+    case "help":
+      return reply(helpText(APP_SLUG));
+    case "pause":
+    case "resume":
+    case "ignore":
+      return success({
+        kind: "reply",
+        number,
+        text: "",
+        requester,
+        commentId: payload.comment.id,
+        modeChange: { command: value.kind, current: mode },
+      });
+    case "stop":
+      return reply(
+        "Here each command runs as a workflow run: cancel it from the repository's Actions tab to stop it.",
+      );
+    case "review":
+    case "request":
+      if (!isPullRequest) {
+        const what = value.kind === "review" ? "A review" : "A free-form request";
+        return reply(
+          `${what} works on pull requests. On an issue, use \`@${APP_SLUG} fix\` or \`@${APP_SLUG} plan\`.\n\n${helpText(APP_SLUG)}`,
+        );
+      }
+      return success({
+        kind: "job",
+        job: {
+          ...base,
+          kind: value.kind,
+          ...(value.kind === "request" ? { instructions: value.text } : {}),
+          ...(value.kind === "review" && value.full === true ? { fullReview: true } : {}),
+        },
+        requester,
+        // A review only reads, but it was asked for by a person: the same rule as every command.
+        needsWriteAccess: true,
+        commentId: payload.comment.id,
+      });
+    case "fix":
+    case "plan":
+      return success({
+        kind: "job",
+        job: {
+          ...base,
+          kind: value.kind,
+          ...(value.instructions === undefined ? {} : { instructions: value.instructions }),
+        },
+        requester,
+        needsWriteAccess: true,
+        commentId: payload.comment.id,
+      });
+  }
+}
