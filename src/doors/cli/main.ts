@@ -38,10 +38,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         .choices(["build", "plan"])
         .default("build"),
     )
-    .addOption(new Option("--approval <mode>", "approval mode").choices(APPROVAL_MODES).default("on-request"))
+    .addOption(
+      new Option(
+        "--approval <mode>",
+        "approval mode (default on-request, which asks on the terminal; without a terminal, choose one)",
+      ).choices(APPROVAL_MODES),
+    )
     .option(
-      "--allow <prefix...>",
-      'command prefixes allowed in the sandbox beyond read-only ones (e.g. "npm test")',
+      "--allow <prefix>",
+      'a command prefix allowed in the sandbox beyond read-only ones (e.g. "npm test"; repeatable)',
+      collect,
+      [] as string[],
     )
     .option("--max-turns <n>", "hard limit on model calls", parsePositiveInt)
     .option("--context-window <n>", "context window in tokens", parsePositiveInt)
