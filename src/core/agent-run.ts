@@ -78,6 +78,8 @@ export interface RunOptions {
 export interface ResumeOptions {
   readonly onEvent?: LoopEventListener;
   readonly signal?: AbortSignal;
+  /** A new limit on the run's model calls, counted from its start (after a max_turns stop). */
+  readonly maxTurns?: number;
 }
 
 /**

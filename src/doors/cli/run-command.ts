@@ -64,6 +64,7 @@ export async function runCommand(
       result = options.resume
         ? await runtime.runner.resume(options.resume, {
             ...(onEvent ? { onEvent } : {}),
+            ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
             signal: controller.signal,
           })
         : await runtime.runner.run(
