@@ -50,7 +50,20 @@ export interface RunResult {
     readonly exitCode: number | null;
     readonly ok: boolean;
   }[];
+  /** Calls that write, execute or reach the network, and how many of them were refused. */
+  readonly actions: ActionTally;
   readonly errorMessage?: string;
+}
+
+export interface ActionTally {
+  readonly attempted: number;
+  /** Refused by the approval policy or the session's mode, or not run for want of a sandbox. */
+  readonly refused: number;
+}
+
+/** True when the run tried at least one action and none of them happened. */
+export function isEveryActionRefused(tally: ActionTally): boolean {
+  return tally.attempted > 0 && tally.refused === tally.attempted;
 }
 
 export interface RunOptions {
@@ -65,6 +78,8 @@ export interface RunOptions {
 export interface ResumeOptions {
   readonly onEvent?: LoopEventListener;
   readonly signal?: AbortSignal;
+  /** A new limit on the run's model calls, counted from its start (after a max_turns stop). */
+  readonly maxTurns?: number;
 }
 
 /**

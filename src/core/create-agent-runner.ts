@@ -33,6 +33,7 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): AgentR
       const task: RunInput = {
         ...fromCheckpointTask(state.checkpoint),
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
       };
       return executeRun(task, runId, core, {
         resume: { checkpoint: state.checkpoint, startedCallIds: state.startedCallIds },

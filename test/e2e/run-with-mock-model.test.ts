@@ -160,7 +160,7 @@ describe("agentforge run against agentforge's mock model, end to end", () => {
   it("explains a broken operator config by naming the key", async () => {
     const config = join(dir, "bad.yml");
     writeFileSync(config, "budgets:\n  max_turns: many\nunknown_key: 1\n");
-    const result = await runCli(["run", "hello", "--cwd", dir, "--config", config], {
+    const result = await runCli(["run", "hello", "--cwd", dir, "--approval", "never", "--config", config], {
       OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
     });
     expect(result.code).toBe(64);

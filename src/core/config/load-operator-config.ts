@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { operatorConfigSchema, type OperatorConfig } from "./operator-config-schema.js";
+import { keysAtPath, suggestNearestKey } from "./suggest-nearest-key.js";
 
 export type LoadOperatorConfigResult =
   | {
@@ -56,9 +57,14 @@ export function describeIssues(error: z.ZodError): string {
       const key = issue.path.length > 0 ? issue.path.map(String).join(".") : "(top level)";
       const unknown =
         issue.code === "unrecognized_keys"
-          ? ` (unknown key${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")})`
+          ? ` (unknown key${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.map((name) => withSuggestion(name, issue.path)).join(", ")})`
           : "";
       return `\`${key}\`: ${issue.message}${unknown}`;
     })
     .join("; ");
+}
+
+function withSuggestion(name: string, path: readonly PropertyKey[]): string {
+  const nearest = suggestNearestKey(name, keysAtPath(operatorConfigSchema, path));
+  return nearest === null ? name : `${name} — did you mean ${nearest}?`;
 }

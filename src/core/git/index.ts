@@ -3,6 +3,6 @@ export { discoverWorkspaceRepository } from "./discover-workspace-repository.js"
 export { findNestedRepositories } from "./find-nested-repositories.js";
 export { isHostGitError } from "./host-git-error.js";
 export { type HostRepository } from "./host-repository.js";
-export { runHostGit, type HostGitOptions } from "./run-host-git.js";
+export { runHostGit, runHostGitForExit, type HostGitOptions } from "./run-host-git.js";
 export { settleWorkspaceIndex } from "./settle-workspace-index.js";
 export { type WorkspaceRepository } from "./workspace-repository.js";

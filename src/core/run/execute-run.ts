@@ -17,6 +17,7 @@ import { createRunRecorder } from "./create-run-recorder.js";
 import { openRunTrace } from "./open-run-trace.js";
 import { restoreFacts, toCheckpointTask } from "./run-checkpoint-state.js";
 import { startRunHistory } from "./start-run-history.js";
+import { tallyActions } from "./tally-actions.js";
 import { sumUsage, toRunResult } from "./to-run-result.js";
 
 export interface ExecuteRunOptions {
@@ -58,8 +59,10 @@ export async function executeRun(
   });
   let extraUsage: UsageTotals | null = null;
   let currentTurn = resumed?.turn ?? 0;
+  const actions = tallyActions((name) => session.registry.get(name)?.kind);
   const onEvent: LoopEventListener = (event) => {
     if (event.type === "turn-start") currentTurn = event.turn;
+    actions.observe(event);
     trace.onEvent(event);
     options.onEvent?.(event);
   };
@@ -166,7 +169,8 @@ export async function executeRun(
       total_tokens: usage.totalTokens,
     },
     cost_usd: usage.costUsd,
+    actions: actions.value(),
     ...(result.errorMessage ? { error: result.errorMessage } : {}),
   });
-  return toRunResult(runId, result, usage, facts, trace.path, redactor);
+  return toRunResult(runId, result, usage, facts, trace.path, redactor, actions.value());
 }

@@ -1,4 +1,4 @@
-import type { RunResult } from "../agent-run.js";
+import type { ActionTally, RunResult } from "../agent-run.js";
 import type { PinnedFacts } from "../context/index.js";
 import type { UsageTotals } from "../loop/loop-budgets.js";
 import type { LoopResult } from "../loop/run-loop.js";
@@ -12,6 +12,7 @@ export function toRunResult(
   facts: PinnedFacts,
   tracePath: string,
   redactor: Redactor,
+  actions: ActionTally,
 ): RunResult {
   const data = facts.toJSON();
   return {
@@ -32,6 +33,7 @@ export function toRunResult(
       exitCode: command.lastExitCode,
       ok: command.lastOk,
     })),
+    actions,
     ...(result.errorMessage ? { errorMessage: redactor.redact(result.errorMessage) } : {}),
   };
 }

@@ -110,8 +110,18 @@ ${headline !== goal.trim() ? `<details class="goal-more"><summary>Full goal</sum
     .join("")}</div>
 <div class="stats">${stats}</div>
 ${renderChips(counts)}
+${renderAllRefused(trace)}
 ${renderRunProblems(trace)}
 </header>`;
+}
+
+/** A run whose every action was refused did nothing, whatever its final answer claims. */
+function renderAllRefused(trace: ParsedTrace): string {
+  const actions = trace.footer?.actions;
+  // The footer is read from a file: trust no field's type.
+  if (typeof actions?.attempted !== "number" || typeof actions.refused !== "number") return "";
+  if (actions.attempted === 0 || actions.refused !== actions.attempted) return "";
+  return `<p class="callout tone-refused"><strong>Every action was refused</strong> (${formatInteger(actions.refused)} of ${formatInteger(actions.attempted)}): nothing was changed or run.</p>`;
 }
 
 function stat(label: string, valueHtml: string, sub: string): string {

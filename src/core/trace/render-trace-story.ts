@@ -30,6 +30,12 @@ export function renderTraceStory(trace: ParsedTrace): string {
     lines.push(
       `Stopped: ${footer.exit_reason} after ${footer.turns} turn(s); ${footer.usage.total_tokens} tokens (${footer.usage.prompt_tokens} in, ${footer.usage.completion_tokens} out); cost $${footer.cost_usd.toFixed(4)}.`,
     );
+    if (footer.actions && footer.actions.refused > 0)
+      lines.push(
+        footer.actions.refused === footer.actions.attempted
+          ? `Every action was refused (${footer.actions.refused} of ${footer.actions.attempted}): nothing was changed or run.`
+          : `Refused: ${footer.actions.refused} of ${footer.actions.attempted} action(s).`,
+      );
     if (footer.error) lines.push(`Error: ${footer.error}`);
   } else {
     lines.push("The trace has no footer: the run crashed or is still going.");

@@ -34,6 +34,8 @@ export interface TraceFooter {
     readonly total_tokens: number;
   };
   readonly cost_usd: number;
+  /** Calls that write, execute or reach the network, and how many were refused (absent in older traces). */
+  readonly actions?: { readonly attempted: number; readonly refused: number };
   readonly error?: string;
 }
 

@@ -10,7 +10,7 @@ Examples:
   $ agentforge mock-model --script demo/script.json --port 8787
   $ agentforge trace .agentforge/traces/run.jsonl --html report.html
   $ agentforge policy check --approval never --allow "npm test" -- "npm test && rm -rf /"
-  $ agentforge review --base origin/main
+  $ agentforge review --fail-on high
   $ agentforge eval evals/tasks.json --json
   $ agentforge doctor
 
@@ -26,6 +26,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .version("0.1.0")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showSuggestionAfterError(true)
+    .showHelpAfterError(
+      "(run agentforge --help for the commands, agentforge COMMAND --help for their options)",
+    )
     .addHelpText("after", EXAMPLES);
 
   program
@@ -38,10 +42,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         .choices(["build", "plan"])
         .default("build"),
     )
-    .addOption(new Option("--approval <mode>", "approval mode").choices(APPROVAL_MODES).default("on-request"))
+    .addOption(
+      new Option(
+        "--approval <mode>",
+        "approval mode (default on-request, which asks on the terminal; without a terminal, choose one)",
+      ).choices(APPROVAL_MODES),
+    )
     .option(
-      "--allow <prefix...>",
-      'command prefixes allowed in the sandbox beyond read-only ones (e.g. "npm test")',
+      "--allow <prefix>",
+      'a command prefix allowed in the sandbox beyond read-only ones (e.g. "npm test"; repeatable)',
+      collect,
+      [] as string[],
     )
     .option("--max-turns <n>", "hard limit on model calls", parsePositiveInt)
     .option("--context-window <n>", "context window in tokens", parsePositiveInt)
@@ -58,9 +69,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
   program
     .command("review")
-    .description("review the diff of the checkout against a base ref with the reviewer subagents")
+    .description(
+      "review what a pull request from the checkout would hold (work tree included) with the reviewer subagents",
+    )
     .option("--cwd <dir>", "the checkout", process.cwd())
-    .option("--base <ref>", "the base to diff against", "HEAD")
+    .option("--base <ref>", "the base to compare with (default: the default branch, origin/HEAD)")
+    .option(
+      "--fail-on <severity>",
+      "exit 1 when a finding is this severe or worse: critical, high, medium or low",
+    )
     .option("--config <file>", "operator config file")
     .option("--json", "print the findings as JSON")
     .action(async (options: Record<string, unknown>) => {

@@ -7,6 +7,7 @@ import type { LoopEvent } from "../../core/loop/index.js";
 export function createProgressRenderer(write: (text: string) => void, options: { readonly isTty: boolean }) {
   let tokens = 0;
   let cost = 0;
+  let refused = 0;
   let streaming = false;
   const endStream = (): void => {
     if (streaming) write("\n");
@@ -29,6 +30,7 @@ export function createProgressRenderer(write: (text: string) => void, options: {
         return;
       case "tool-call-end": {
         const { result } = event;
+        if (result.status === "refused" || result.error?.error_type === "SANDBOX_UNAVAILABLE") refused += 1;
         const detail = result.ok ? result.summary : (result.error?.message ?? result.summary);
         write(
           `    ${result.ok ? "ok" : `${result.status} ${result.error?.error_type ?? ""}`}: ${oneLine(detail, 140)}\n`,
@@ -60,7 +62,9 @@ export function createProgressRenderer(write: (text: string) => void, options: {
         return;
       case "run-finished":
         endStream();
-        write(`finished: ${event.exitReason} · ${tokens} tokens · $${cost.toFixed(4)}\n`);
+        write(
+          `finished: ${event.exitReason}${refused > 0 ? ` · ${refused} refused` : ""} · ${tokens} tokens · $${cost.toFixed(4)}\n`,
+        );
         return;
       case "state-changed":
       case "model-call-start":

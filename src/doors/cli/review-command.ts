@@ -1,57 +1,64 @@
 import { realpath } from "node:fs/promises";
-import { discoverWorkspaceRepository } from "../../core/git/index.js";
+import { discoverWorkspaceRepository, isHostGitError } from "../../core/git/index.js";
+import { SEVERITIES, runReviewerPanel, type Severity } from "../../core/review/index.js";
 import { createRuntime } from "../../core/runtime/index.js";
 import { scopeCommandRunner } from "../../core/tools/index.js";
 import { RuntimeError } from "../../core/runtime/index.js";
-import { runReviewerPanel } from "../../core/review/index.js";
-import { buildReview } from "../github/review/build-review.js";
-import { diffForPullRequest } from "../github/review/diff-range-for-synchronize.js";
-import { parseDiffForReview } from "../github/review/parse-diff-for-review.js";
+import { mergeFindings } from "../github/review/merge-findings.js";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
+import { diffLocalChanges, findDefaultBase } from "./diff-local-changes.js";
+import { isAtOrAbove, listFinding, renderReviewForTerminal } from "./render-review-for-terminal.js";
 
 interface ReviewOptions {
   readonly cwd?: string;
   readonly base?: string;
   readonly config?: string;
   readonly json?: boolean;
+  readonly failOn?: string;
 }
 
 /**
- * `agentforge review`: the same reviewer panel the App runs on a pull request, over the diff of a
- * local checkout against a base ref (`base...HEAD`, plus uncommitted changes are not included).
+ * `agentforge review`: the same reviewer panel the App runs on a pull request, over what a pull
+ * request from this checkout would hold: the work tree (committed or not) against the merge base
+ * with the default branch, or with `--base`.
  */
 export async function reviewCommand(raw: Record<string, unknown>, io: CliIo): Promise<number> {
   const options = raw as ReviewOptions;
+  const failOn = options.failOn;
+  if (failOn !== undefined && !(SEVERITIES as readonly string[]).includes(failOn))
+    return usage(io, `--fail-on takes one of ${SEVERITIES.join(", ")}, not "${failOn}"`);
   let workspaceRoot: string;
   try {
     workspaceRoot = await realpath(options.cwd ?? process.cwd());
   } catch {
-    io.stderr(`agentforge review: the folder ${options.cwd ?? "."} does not exist (--cwd)\n`);
-    return EXIT_CODES.usage;
+    return usage(io, `the folder ${options.cwd ?? "."} does not exist (--cwd)`);
   }
-  const base = options.base ?? "HEAD";
   const discovered = await discoverWorkspaceRepository(workspaceRoot);
-  if (discovered.kind === "none") {
-    io.stderr(
-      `agentforge review: ${workspaceRoot} is not a git checkout (${discovered.reason}). Check --cwd.\n`,
-    );
-    return EXIT_CODES.usage;
-  }
+  if (discovered.kind === "none")
+    return usage(io, `${workspaceRoot} is not a git checkout (${discovered.reason}). Check --cwd.`);
   const repository = discovered.repository;
+  const base = options.base ?? (await findDefaultBase(repository));
+  if (base === null)
+    return usage(
+      io,
+      "no default branch found (no origin/HEAD, origin/main, origin/master, main or master): name the base with --base REF",
+    );
+  const reviewed = `the changes since ${base} (work tree included)`;
   let diff: string;
   try {
-    diff = await diffForPullRequest({ repository, base, head: "HEAD" });
+    const local = await diffLocalChanges(repository, base);
+    if (!local.success) return usage(io, local.error);
+    diff = local.value;
   } catch (error) {
-    io.stderr(
-      `agentforge review: cannot diff ${base}...HEAD in ${workspaceRoot} (${error instanceof Error ? error.message : String(error)}). Check --base and --cwd.\n`,
+    if (!isHostGitError(error)) throw error;
+    return usage(
+      io,
+      `cannot diff against ${base} in ${workspaceRoot} (${error.message}). Check --base and --cwd.`,
     );
-    return EXIT_CODES.usage;
   }
   if (diff.trim() === "") {
     io.stdout(
-      options.json
-        ? `${JSON.stringify({ findings: [], body: "No changes to review." })}\n`
-        : `No changes between ${base} and HEAD.\n`,
+      options.json ? `${JSON.stringify({ base, findings: [], notes: [] })}\n` : `No changes since ${base}.\n`,
     );
     return EXIT_CODES.ok;
   }
@@ -70,33 +77,33 @@ export async function reviewCommand(raw: Record<string, unknown>, io: CliIo): Pr
         signal: new AbortController().signal,
         redact: (text) => runtime.runner.redact(text),
         diff,
-        diffSource: `git:diff ${base}...HEAD`,
-        description: `The change is ${base}...HEAD of the checkout.`,
+        diffSource: `git:diff ${base} (work tree)`,
+        description: `The change is the checkout's work tree against its merge base with ${base}.`,
       });
-      const review = buildReview({
-        findings: panel.findings,
-        files: parseDiffForReview(diff),
-        summary: `Review of ${base}...HEAD.`,
-      });
+      const findings = mergeFindings(panel.findings).map(listFinding);
       if (options.json) {
-        io.stdout(
-          `${JSON.stringify({ findings: panel.findings, comments: review.comments, body: review.body, notes: panel.notes, totalTokens: panel.totalTokens, costUsd: panel.costUsd }, null, 2)}\n`,
-        );
+        const { totalTokens, costUsd, notes } = panel;
+        io.stdout(`${JSON.stringify({ base, findings, notes, totalTokens, costUsd }, null, 2)}\n`);
       } else {
-        io.stdout(`${review.body}\n`);
-        for (const comment of review.comments)
-          io.stdout(`\n${comment.path}:${comment.line}\n${comment.body}\n`);
+        io.stdout(renderReviewForTerminal(findings, reviewed));
         for (const note of panel.notes) io.stderr(`note: ${note}\n`);
       }
-      return EXIT_CODES.ok;
+      const threshold = failOn as Severity | undefined;
+      const failing =
+        threshold === undefined ? [] : findings.filter((finding) => isAtOrAbove(finding.severity, threshold));
+      if (failing.length > 0 && !options.json)
+        io.stderr(`review: ${failing.length} finding(s) at ${threshold} or worse (--fail-on ${threshold})\n`);
+      return failing.length > 0 ? EXIT_CODES.failure : EXIT_CODES.ok;
     } finally {
       await runtime.close();
     }
   } catch (error) {
-    if (error instanceof RuntimeError) {
-      io.stderr(`agentforge review: ${error.message}\n`);
-      return EXIT_CODES.usage;
-    }
+    if (error instanceof RuntimeError) return usage(io, error.message);
     throw error;
   }
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(`agentforge review: ${message}\n`);
+  return EXIT_CODES.usage;
 }

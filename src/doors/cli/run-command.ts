@@ -1,7 +1,7 @@
 import { discoverWorkspaceRepository } from "../../core/git/index.js";
 import { realpath } from "node:fs/promises";
 import { createInterface } from "node:readline/promises";
-import type { RunResult } from "../../core/agent-run.js";
+import { isEveryActionRefused, type RunResult } from "../../core/agent-run.js";
 import { isApprovalMode } from "../../core/policy/index.js";
 import { createRuntime } from "../../core/runtime/index.js";
 import { RuntimeError } from "../../core/runtime/index.js";
@@ -30,6 +30,8 @@ export async function runCommand(
   io: CliIo,
 ): Promise<number> {
   const options = raw as RunOptions;
+  if (options.approval === undefined && !options.resume && !(io.isTty && !options.json))
+    return usage(io, NO_TERMINAL_FOR_APPROVAL);
   const approval = options.approval ?? "on-request";
   if (!isApprovalMode(approval)) return usage(io, `unknown approval mode "${approval}"`);
   const prompt = (promptArgument ?? (options.resume ? "" : await io.readStdin())).trim();
@@ -68,6 +70,7 @@ export async function runCommand(
       result = options.resume
         ? await runtime.runner.resume(options.resume, {
             ...(onEvent ? { onEvent } : {}),
+            ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
             signal: controller.signal,
           })
         : await runtime.runner.run(
@@ -94,6 +97,7 @@ export async function runCommand(
       io.stderr(
         `trace: ${result.tracePath ?? "none"} (run id ${result.runId}; resume with --resume ${result.runId})\n`,
       );
+      if (isEveryActionRefused(result.actions)) io.stderr(`${everyActionRefusedLine(result)}\n`);
     }
     return exitCodeFor(result);
   } catch (error) {
@@ -104,7 +108,16 @@ export async function runCommand(
   }
 }
 
+/** Said when nothing can ask a person: which flags make the run's approvals explicit. */
+export const NO_TERMINAL_FOR_APPROVAL =
+  'there is no terminal to ask for approval: choose a mode with --approval, e.g. --approval never --allow "npm test" (edits in the checkout, read-only and allowed commands; the rest is refused) or --approval auto (any command, in the sandbox); see agentforge run --help';
+
+export function everyActionRefusedLine(result: RunResult): string {
+  return `refused: every action the model tried was refused (${result.actions.refused} of ${result.actions.attempted}); nothing was changed or run. Allow commands with --allow PREFIX or choose a wider --approval mode.`;
+}
+
 export function exitCodeFor(result: RunResult): number {
+  if (result.exitReason === "final_answer" && isEveryActionRefused(result.actions)) return EXIT_CODES.failure;
   switch (result.exitReason) {
     case "final_answer":
       return EXIT_CODES.ok;

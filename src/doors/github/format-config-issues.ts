@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { suggestNearestKey } from "../../core/config/index.js";
 import { CONFIG_EXPECTATIONS, REPOSITORY_CONFIG_PATH } from "./repository-config.js";
 
 const WHERE = `edit ${REPOSITORY_CONFIG_PATH} on the default branch`;
@@ -39,11 +40,12 @@ function allowedKeysAt(path: readonly PropertyKey[]): string[] {
 export function formatConfigIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
-      const allowed = allowedKeysAt(issue.path).join(", ");
-      return issue.keys.map(
-        (key) =>
-          `\`${displayPath([...issue.path, key])}\`: unknown key — the keys allowed here are ${allowed}; remove or rename it (${WHERE})`,
-      );
+      const keys = allowedKeysAt(issue.path);
+      const allowed = keys.join(", ");
+      return issue.keys.map((key) => {
+        const nearest = suggestNearestKey(key, keys);
+        return `\`${displayPath([...issue.path, key])}\`: unknown key${nearest === null ? "" : ` — did you mean ${nearest}?`} — the keys allowed here are ${allowed}; remove or rename it (${WHERE})`;
+      });
     }
     const name = displayPath(issue.path);
     const expected = CONFIG_EXPECTATIONS[expectationKey(issue.path)] ?? issue.message;

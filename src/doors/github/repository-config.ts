@@ -46,6 +46,8 @@ export const repositoryConfigSchema = z
     allowed_commands: commandList.default([]),
     setup_commands: commandList.default([]),
     test_commands: commandList.default([]),
+    /** Gitignore patterns of command output left out of fix commits; replaces the default list. */
+    build_output: z.array(z.string().trim().min(1).max(200)).max(100).optional(),
     review: reviewSchema.prefault({}),
     branch_prefix: branchPrefix.default("agentforge/"),
     trigger: triggerSchema.prefault({}),
@@ -67,6 +69,8 @@ export const CONFIG_EXPECTATIONS: Readonly<Record<string, string>> = {
   "setup_commands.*": "a non-empty command string",
   test_commands: 'a list of commands, e.g. ["npm test"] (at most 100)',
   "test_commands.*": "a non-empty command string",
+  build_output: 'a list of gitignore patterns, e.g. ["__pycache__/", "*.pyc"] (at most 100)',
+  "build_output.*": "a gitignore pattern (a non-empty string)",
   review: "a mapping with the keys auto, drafts, ignore_paths, max_comments, min_severity",
   "review.auto": "true or false",
   "review.drafts": "true or false",

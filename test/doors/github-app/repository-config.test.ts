@@ -59,11 +59,11 @@ describe("repository config", () => {
     [{ review: { auto: "yes" } }, '`review.auto`: expected true or false, got "yes"'],
     [
       { reviews: {} },
-      "`reviews`: unknown key — the keys allowed here are model, max_turns, allowed_commands",
+      "`reviews`: unknown key — did you mean review? — the keys allowed here are model, max_turns, allowed_commands",
     ],
     [
       { review: { draft: true } },
-      "`review.draft`: unknown key — the keys allowed here are auto, drafts, ignore_paths, max_comments",
+      "`review.draft`: unknown key — did you mean drafts? — the keys allowed here are auto, drafts, ignore_paths, max_comments",
     ],
     [["a"], "`.github/agentforge.yml`: expected a mapping of keys"],
   ])("names the key and the fix for %j", (value, expected) => {

@@ -146,7 +146,7 @@ export function requestPushedMessage(
 ): string {
   const testLine =
     tests.records.length === 0
-      ? "No test command is configured."
+      ? "No `test_commands` are configured: nothing ran after the agent to check its change."
       : tests.isPassing
         ? "The tests pass."
         : "⚠️ The tests fail after this change.";

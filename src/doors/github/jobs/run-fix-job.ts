@@ -26,12 +26,15 @@ function buildFixPrompt(context: JobContext, conversation: Conversation): string
   if (job.instructions !== undefined && job.instructions.trim().length > 0)
     lines.push("", `Instructions from @${job.requester}: ${job.instructions.trim()}`);
   const tests = context.config.test_commands;
+  const allowed = context.config.allowed_commands;
   lines.push(
     "",
     "Make the smallest change that fixes the issue, in the style of the surrounding code.",
     tests.length > 0
       ? `The repository's tests run with: ${tests.join(" ; ")}. Run them before you finish.`
-      : "No test command is configured; check your change by reading the code paths it touches.",
+      : allowed.length > 0
+        ? `The repository names no test command to run after you, but you may run: ${allowed.join(" ; ")}. Run those that check your change before you finish.`
+        : "The repository allows no command that runs its tests; check your change by reading the code paths it touches.",
     "Finish with a short summary: what you changed, why, and anything left to do.",
   );
   return lines.join("\n");
@@ -111,7 +114,16 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
     const published = await publishFixStage(
       github,
       report,
-      { job, repository, workspace, branch, title, result, tests },
+      {
+        job,
+        repository,
+        workspace,
+        branch,
+        title,
+        result,
+        tests,
+        ...(config.build_output === undefined ? {} : { buildOutputPatterns: config.build_output }),
+      },
       signal,
     );
     const text = fixResultMessage(job.number, branch, result, tests, published, mention);

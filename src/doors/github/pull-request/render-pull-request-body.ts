@@ -1,5 +1,6 @@
 import type { ExitReason } from "../../../core/loop/index.js";
 import { neutralizeMarkdown } from "../review/render-review-text.js";
+import type { CommittedFile, LeftOutFile } from "../workspace/select-commit-files.js";
 
 export interface CommandRecord {
   readonly command: string;
@@ -18,6 +19,10 @@ export interface PullRequestBodyOptions {
   readonly summary: string;
   readonly plan?: string;
   readonly filesChanged: readonly (string | FileChange)[];
+  /** What the commit holds (from the commit itself); listed instead of `filesChanged` when given. */
+  readonly committedFiles?: readonly CommittedFile[];
+  /** What the commit does not hold, with the reason. */
+  readonly leftOut?: readonly LeftOutFile[];
   /** Every command the agent ran. */
   readonly commands: readonly CommandRecord[];
   /** The repository's test commands, run after the agent finished. */
@@ -72,9 +77,20 @@ export function closingDecision(options: Pick<PullRequestBodyOptions, "exitReaso
   }
   const tests = options.tests ?? [];
   if (tests.length === 0)
-    return { closes: false, reason: "no test command was configured to confirm the fix" };
+    return {
+      closes: false,
+      reason: "the repository configures no `test_commands` to run after the agent and confirm the fix",
+    };
   if (tests.some((test) => !test.ok)) return { closes: false, reason: "a test command failed" };
   return { closes: true, reason: "the tests passed" };
+}
+
+/** The repository's test commands when it has some; else what the agent's own commands showed. */
+function renderTests(tests: readonly CommandRecord[], commands: readonly CommandRecord[]): string {
+  if (tests.length > 0) return renderCommands(tests);
+  const intro = "_The repository configures no `test_commands`, so nothing ran after the agent._";
+  if (commands.length === 0) return `${intro} The agent ran no command either.`;
+  return `${intro} The agent's last run of each command:\n\n${renderCommands(commands)}`;
 }
 
 /** The pull request description: what and why, the plan, what ran, what it cost, and the issue link. */
@@ -87,12 +103,19 @@ export function renderPullRequestBody(options: PullRequestBodyOptions): string {
     );
   }
   const files =
-    options.filesChanged.length === 0 ? "_none_" : options.filesChanged.map(renderFile).join("\n");
-  sections.push(`## Files changed\n\n${files}`);
-  const tests = options.tests ?? [];
-  sections.push(
-    `## Tests\n\n${tests.length === 0 ? "_No test command is configured for this repository._" : renderCommands(tests)}`,
-  );
+    options.committedFiles !== undefined
+      ? options.committedFiles.map(
+          (file) =>
+            `- ${codeSpan(file.path)}${file.changedBy === "agent" ? "" : " (changed by a command the agent ran)"}`,
+        )
+      : options.filesChanged.map(renderFile);
+  sections.push(`## Files changed\n\n${files.length === 0 ? "_none_" : files.join("\n")}`);
+  const leftOut = options.leftOut ?? [];
+  if (leftOut.length > 0)
+    sections.push(
+      `## Left out of the commit\n\n${leftOut.map((file) => `- ${codeSpan(file.path)}: ${file.reason}`).join("\n")}`,
+    );
+  sections.push(`## Tests\n\n${renderTests(options.tests ?? [], options.commands)}`);
   if (options.commands.length > 0) {
     sections.push(
       `<details><summary>Commands run (${options.commands.length})</summary>\n\n${renderCommands(options.commands)}\n\n</details>`,

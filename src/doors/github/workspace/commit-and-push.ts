@@ -1,6 +1,8 @@
 import { findNestedRepositories } from "../../../core/git/index.js";
 import type { HostRepository } from "../../../core/git/index.js";
 import { runHostGit, type HostGitOptions } from "../../../core/git/index.js";
+import { DEFAULT_BUILD_OUTPUT_PATTERNS } from "./build-output.js";
+import { selectCommitFiles, type CommittedFile, type LeftOutFile } from "./select-commit-files.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 
 export interface GitIdentity {
@@ -35,6 +37,10 @@ export interface CommitAndPushOptions {
    * new is staged.
    */
   readonly baseSha?: string;
+  /** Files the run's tools wrote: committed even when they look like build output. */
+  readonly agentChangedFiles?: readonly string[];
+  /** Gitignore patterns of what commands produce and nobody commits (default DEFAULT_BUILD_OUTPUT_PATTERNS). */
+  readonly buildOutputPatterns?: readonly string[];
   readonly signal?: AbortSignal;
 }
 
@@ -46,6 +52,10 @@ export interface CommitAndPushResult {
   readonly error?: string;
   /** Nested repositories (submodules, repositories made in the checkout) not committed. */
   readonly leftOut?: readonly string[];
+  /** What this commit holds, and who changed each file. */
+  readonly files?: readonly CommittedFile[];
+  /** Everything not committed, with the reason: build output, ignored paths, nested repositories. */
+  readonly excluded?: readonly LeftOutFile[];
 }
 
 const IDENTITY_PATTERN = /^[^<>\n]+$/;
@@ -109,6 +119,10 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
 
   let sha: string;
   let leftOut: string[] = [];
+  let selection: { files: readonly CommittedFile[]; excluded: readonly LeftOutFile[] } = {
+    files: [],
+    excluded: [],
+  };
   try {
     await git(["check-ref-format", `refs/heads/${options.branch}`]);
     // A nested repository (a submodule the setup populated, or one a command made) has a config
@@ -120,6 +134,18 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
     await git(["add", "--all", "--", ".", ...exclusions]);
     for (const nestedPath of nested) await restoreIndexEntry(git, nestedPath);
     leftOut = nested;
+    const chosen = await selectCommitFiles(git, {
+      agentChangedFiles: options.agentChangedFiles ?? [],
+      buildOutputPatterns: options.buildOutputPatterns ?? DEFAULT_BUILD_OUTPUT_PATTERNS,
+      unstage: (path) => restoreIndexEntry(git, path),
+    });
+    selection = {
+      files: chosen.committed,
+      excluded: [
+        ...nested.map((path) => ({ path, reason: "a nested repository (its own git metadata)" })),
+        ...chosen.leftOut,
+      ],
+    };
     const staged = await git(["diff", "--cached", "--name-only"]);
     if (staged.trim().length === 0) {
       const head = (await git(["rev-parse", "HEAD"])).trim();
@@ -151,7 +177,14 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Comm
   } catch (error) {
     return { committed: true, sha, pushed: false, error: messageOf(error) };
   }
-  return { committed: true, sha, pushed: true, ...(leftOut.length > 0 ? { leftOut } : {}) };
+  return {
+    committed: true,
+    sha,
+    pushed: true,
+    ...(leftOut.length > 0 ? { leftOut } : {}),
+    files: selection.files,
+    excluded: selection.excluded,
+  };
 }
 
 /**

@@ -22,6 +22,26 @@ const BASE: PullRequestBodyOptions = {
 };
 
 describe("renderPullRequestBody", () => {
+  it("lists every committed file and every left-out one with its reason, and the agent's commands when no test command ran", () => {
+    const body = renderPullRequestBody({
+      ...BASE,
+      tests: [],
+      committedFiles: [
+        { path: "src/add.js", changedBy: "agent" },
+        { path: "CHANGES.md", changedBy: "command" },
+      ],
+      leftOut: [{ path: "src/__pycache__/add.pyc", reason: "build output (matches `__pycache__/`)" }],
+    });
+    expect(body).toContain(
+      "## Files changed\n\n- `src/add.js`\n- `CHANGES.md` (changed by a command the agent ran)",
+    );
+    expect(body).toContain(
+      "## Left out of the commit\n\n- `src/__pycache__/add.pyc`: build output (matches `__pycache__/`)",
+    );
+    expect(body).toContain("The agent's last run of each command:\n\n- ❌ `npm test` (exit 1)");
+    expect(body).not.toContain("No test command is configured");
+  });
+
   it("says what changed, the plan, what ran with results, tokens and cost, and links the issue", () => {
     const body = renderPullRequestBody(BASE);
     expect(body).toContain("## Summary\n\nFixed `add` for negative numbers");
@@ -42,7 +62,7 @@ describe("renderPullRequestBody", () => {
   it.each([
     [{ exitReason: "max_turns" as const }, "ended with `max_turns`"],
     [{ tests: [{ command: "npm test", ok: false, exitCode: 1 }] }, "a test command failed"],
-    [{ tests: [] }, "no test command was configured"],
+    [{ tests: [] }, "configures no `test_commands`"],
   ])("only refers to the issue when the fix is not proven (%o)", (override, reason) => {
     const options = { ...BASE, ...override };
     expect(closingDecision(options).closes).toBe(false);

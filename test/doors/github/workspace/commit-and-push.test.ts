@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildCommitMessage, commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
@@ -70,7 +70,13 @@ describe("commitAndPush", () => {
 
     const result = await push(checkout, "agentforge/issue-12");
 
-    expect(result).toEqual({ committed: true, sha: expect.any(String), pushed: true });
+    expect(result).toEqual({
+      committed: true,
+      sha: expect.any(String),
+      pushed: true,
+      files: [{ path: "src/add.js", changedBy: "command" }],
+      excluded: [{ path: "debug.log", reason: "ignored by the repository (.gitignore)" }],
+    });
     expect(git(bare, "rev-parse", "refs/heads/agentforge/issue-12")).toBe(result.sha);
     const receivePacks = server.requests.filter((request) => request.service === "git-receive-pack");
     expect(receivePacks.length).toBeGreaterThan(pushesBefore);
@@ -89,6 +95,63 @@ describe("commitAndPush", () => {
 
     const encoded = basicAuthorizationHeader(TOKEN).split(" ").pop()!;
     expect(await findFilesContaining(root, [TOKEN, encoded])).toEqual([]);
+    await checkout.cleanup();
+  });
+
+  it("commits what the agent and its commands meant, leaves build output out and says why", async () => {
+    const checkout = await cache.checkout({
+      cloneUrl,
+      token: TOKEN,
+      ref: "main",
+      branch: "agentforge/issue-41",
+    });
+    const at = (...parts: string[]) => path.join(checkout.workspaceRoot, ...parts);
+    await writeFile(at("src", "add.js"), "export const add = (a, b) => a + b + 0;\n");
+    await mkdir(at("src", "__pycache__"), { recursive: true });
+    await writeFile(at("src", "__pycache__", "add.cpython-312.pyc"), "bytecode");
+    await writeFile(at("CHANGES.md"), "a command wrote this\n");
+    await writeFile(at("fixture.pyc"), "the agent wrote this on purpose");
+    const result = await commitAndPush({
+      repository: checkout.repository,
+      branch: "agentforge/issue-41",
+      message: "Fix (#41)",
+      author: APP,
+      token: TOKEN,
+      remoteUrl: cloneUrl,
+      agentChangedFiles: ["src/add.js", "fixture.pyc"],
+    });
+    expect(result.pushed).toBe(true);
+    expect(result.files).toEqual([
+      { path: "CHANGES.md", changedBy: "command" },
+      { path: "fixture.pyc", changedBy: "agent" },
+      { path: "src/add.js", changedBy: "agent" },
+    ]);
+    expect(result.excluded).toEqual([
+      { path: "src/__pycache__/add.cpython-312.pyc", reason: "build output (matches `__pycache__/`)" },
+    ]);
+    expect(git(bare, "show", "--name-only", "--format=", result.sha!).split("\n").sort()).toEqual([
+      "CHANGES.md",
+      "fixture.pyc",
+      "src/add.js",
+    ]);
+
+    // A repository's own list replaces the default one.
+    await writeFile(at("CHANGES.md"), "changed again\n");
+    await writeFile(at("src", "__pycache__", "other.pyc"), "bytecode");
+    const own = await commitAndPush({
+      repository: checkout.repository,
+      branch: "agentforge/issue-41",
+      message: "Fix again (#41)",
+      author: APP,
+      token: TOKEN,
+      remoteUrl: cloneUrl,
+      buildOutputPatterns: ["*.md"],
+    });
+    expect(own.files?.map((file) => file.path).sort()).toEqual([
+      "src/__pycache__/add.cpython-312.pyc",
+      "src/__pycache__/other.pyc",
+    ]);
+    expect(own.excluded).toContainEqual({ path: "CHANGES.md", reason: "build output (matches `*.md`)" });
     await checkout.cleanup();
   });
 

@@ -32,6 +32,8 @@ export interface PublishFixInput {
   readonly title: string;
   readonly result: RunResult;
   readonly tests: TestRun;
+  /** The repository's `build_output` patterns, when it sets them. */
+  readonly buildOutputPatterns?: readonly string[];
 }
 
 /**
@@ -56,6 +58,8 @@ export async function publishFixStage(
     token: await github.getToken(),
     remoteUrl: repository.cloneUrl,
     baseSha: workspace.baseSha,
+    agentChangedFiles: result.filesChanged,
+    ...(input.buildOutputPatterns === undefined ? {} : { buildOutputPatterns: input.buildOutputPatterns }),
     signal,
     ...(workspace.remoteBranchSha === null ? {} : { expectedRemoteSha: workspace.remoteBranchSha }),
   });
@@ -71,6 +75,8 @@ export async function publishFixStage(
     body: renderPullRequestBody({
       summary: result.finalAnswer ?? "",
       filesChanged: result.filesChanged,
+      ...(pushed.files === undefined ? {} : { committedFiles: pushed.files }),
+      ...(pushed.excluded === undefined ? {} : { leftOut: pushed.excluded }),
       commands: result.commandsRun,
       tests: tests.records,
       tokens: { input: result.usage.promptTokens, output: result.usage.completionTokens },
