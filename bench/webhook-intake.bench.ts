@@ -10,6 +10,7 @@ import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { createAgentForgeApp } from "../src/doors/github-app/create-agent-forge-app.js";
 import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "../src/doors/github-app/create-webhook-server.js";
 import { decodeGitHubRequest, type GitHubRequest } from "../src/doors/github-app/github-request.js";
+import { INTAKE_JOURNAL_FILE_NAME, openIntakeJournal } from "../src/queue/open-intake-journal.js";
 import { openEmbeddedTaskQueue } from "../src/queue/open-embedded-task-queue.js";
 import type { TaskQueue } from "../src/queue/task-queue.js";
 import type { Benchmark, BenchRow } from "./bench-types.js";
@@ -94,7 +95,12 @@ async function startIntake(api: FakeGitHubApi, Octokit: typeof ProbotOctokit): P
     Octokit,
     log: pino({ level: "silent" }),
   });
-  const server = await createWebhookServer({ probot, app: createAgentForgeApp({ queue }), secret: SECRET });
+  const journal = await openIntakeJournal({ filePath: path.join(dataDir, INTAKE_JOURNAL_FILE_NAME) });
+  const server = await createWebhookServer({
+    probot,
+    app: createAgentForgeApp({ queue, journal }),
+    secret: SECRET,
+  });
   return { server, queue, dataDir };
 }
 
