@@ -78,6 +78,8 @@ interface Intake {
   readonly server: Server;
   readonly queue: TaskQueue<GitHubRequest>;
   readonly dataDir: string;
+  /** Resolves once this many deliveries have been triaged (triage runs after the answer). */
+  triaged(count: number): Promise<void>;
 }
 
 /** Our intake as `agentforge serve` wires it: guard, Probot, the app, the embedded queue on disk. */
@@ -95,13 +97,21 @@ async function startIntake(api: FakeGitHubApi, Octokit: typeof ProbotOctokit): P
     Octokit,
     log: pino({ level: "silent" }),
   });
+  let triagedCount = 0;
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const onTriaged = (): void => {
+    triagedCount += 1;
+    for (const waiter of waiters) if (triagedCount >= waiter.count) waiter.resolve();
+  };
+  const triaged = (count: number): Promise<void> =>
+    triagedCount >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }));
   const journal = await openIntakeJournal({ filePath: path.join(dataDir, INTAKE_JOURNAL_FILE_NAME) });
   const server = await createWebhookServer({
     probot,
-    app: createAgentForgeApp({ queue, journal }),
+    app: createAgentForgeApp({ queue, journal, onTriaged: () => onTriaged() }),
     secret: SECRET,
   });
-  return { server, queue, dataDir };
+  return { server, queue, dataDir, triaged };
 }
 
 async function load(url: string, count: number, firstIssueNumber: number, concurrency = CONCURRENCY) {
@@ -134,8 +144,9 @@ export const run: Benchmark = async () => {
     await load(oursUrl, WARMUP, 1);
     const bare = await load(bareUrl, REQUESTS, 10_001);
     const mine = await load(oursUrl, REQUESTS, 10_001);
-    const stats = await ours.queue.stats();
     const accepted = WARMUP + REQUESTS;
+    await ours.triaged(accepted);
+    const stats = await ours.queue.stats();
     const reactions = api.counts.reaction;
     // Probot's default Octokit queues every write in one process-wide limiter, one per second.
     const slow = await load(throttledUrl, THROTTLED_REQUESTS, 50_001, THROTTLED_REQUESTS);
