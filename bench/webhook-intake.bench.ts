@@ -10,6 +10,7 @@ import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
 import { createAgentForgeApp } from "../src/doors/github-app/create-agent-forge-app.js";
 import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "../src/doors/github-app/create-webhook-server.js";
 import { decodeGitHubRequest, type GitHubRequest } from "../src/doors/github-app/github-request.js";
+import { INTAKE_JOURNAL_FILE_NAME, openIntakeJournal } from "../src/queue/open-intake-journal.js";
 import { openEmbeddedTaskQueue } from "../src/queue/open-embedded-task-queue.js";
 import type { TaskQueue } from "../src/queue/task-queue.js";
 import type { Benchmark, BenchRow } from "./bench-types.js";
@@ -77,6 +78,8 @@ interface Intake {
   readonly server: Server;
   readonly queue: TaskQueue<GitHubRequest>;
   readonly dataDir: string;
+  /** Resolves once this many deliveries have been triaged (triage runs after the answer). */
+  triaged(count: number): Promise<void>;
 }
 
 /** Our intake as `agentforge serve` wires it: guard, Probot, the app, the embedded queue on disk. */
@@ -94,8 +97,21 @@ async function startIntake(api: FakeGitHubApi, Octokit: typeof ProbotOctokit): P
     Octokit,
     log: pino({ level: "silent" }),
   });
-  const server = await createWebhookServer({ probot, app: createAgentForgeApp({ queue }), secret: SECRET });
-  return { server, queue, dataDir };
+  let triagedCount = 0;
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const onTriaged = (): void => {
+    triagedCount += 1;
+    for (const waiter of waiters) if (triagedCount >= waiter.count) waiter.resolve();
+  };
+  const triaged = (count: number): Promise<void> =>
+    triagedCount >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }));
+  const journal = await openIntakeJournal({ filePath: path.join(dataDir, INTAKE_JOURNAL_FILE_NAME) });
+  const server = await createWebhookServer({
+    probot,
+    app: createAgentForgeApp({ queue, journal, onTriaged: () => onTriaged() }),
+    secret: SECRET,
+  });
+  return { server, queue, dataDir, triaged };
 }
 
 async function load(url: string, count: number, firstIssueNumber: number, concurrency = CONCURRENCY) {
@@ -128,8 +144,9 @@ export const run: Benchmark = async () => {
     await load(oursUrl, WARMUP, 1);
     const bare = await load(bareUrl, REQUESTS, 10_001);
     const mine = await load(oursUrl, REQUESTS, 10_001);
-    const stats = await ours.queue.stats();
     const accepted = WARMUP + REQUESTS;
+    await ours.triaged(accepted);
+    const stats = await ours.queue.stats();
     const reactions = api.counts.reaction;
     // Probot's default Octokit queues every write in one process-wide limiter, one per second.
     const slow = await load(throttledUrl, THROTTLED_REQUESTS, 50_001, THROTTLED_REQUESTS);

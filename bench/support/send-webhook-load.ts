@@ -24,7 +24,8 @@ export interface LoadOptions {
   readonly deadlineMs: number;
 }
 
-function post(url: URL, agent: Agent, delivery: SignedDelivery): Promise<number> {
+/** One POST; resolves with the status once the whole answer has arrived. */
+export function post(url: URL, agent: Agent, delivery: SignedDelivery): Promise<number> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       url,

@@ -14,6 +14,10 @@ export interface FakeGitHubApiOptions {
   readonly permission: "read" | "write" | "admin";
   /** The repository's `.github/agentforge.yml`, served from its default branch. */
   readonly configYaml: string;
+  /** Every answer is held this long, as GitHub's API often takes (default 0: at once). */
+  readonly latencyMs?: number;
+  /** Permission and config requests answered with this status and `retry-after`, as a rate limit. */
+  readonly refuse?: { readonly status: 403 | 429; readonly retryAfterSeconds: number };
 }
 
 const ROUTES = [
@@ -36,9 +40,9 @@ function json(response: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * The few GitHub REST endpoints intake calls, answered at once on loopback: the installation
- * token, the commenter's permission, the repository config and the 👀 reaction. No latency is
- * added, so what the bench measures is the intake's own cost.
+ * The few GitHub REST endpoints intake calls, on loopback: the installation token, the
+ * commenter's permission, the repository config and the 👀 reaction. Answered at once unless a
+ * latency is asked for, so by default what the bench measures is the intake's own cost.
  */
 export async function startFakeGitHubApi(options: FakeGitHubApiOptions): Promise<FakeGitHubApi> {
   const counts = { token: 0, permission: 0, config: 0, reaction: 0, unexpected: 0 };
@@ -54,6 +58,15 @@ export async function startFakeGitHubApi(options: FakeGitHubApiOptions): Promise
       return;
     }
     counts[route.name] += 1;
+    const refuse = options.refuse;
+    if (refuse !== undefined && (route.name === "permission" || route.name === "config")) {
+      response.writeHead(refuse.status, {
+        "content-type": "application/json; charset=utf-8",
+        "retry-after": String(refuse.retryAfterSeconds),
+      });
+      response.end(JSON.stringify({ message: "You have exceeded a secondary rate limit." }));
+      return;
+    }
     switch (route.name) {
       case "token":
         json(response, 201, {
@@ -81,7 +94,11 @@ export async function startFakeGitHubApi(options: FakeGitHubApiOptions): Promise
         return;
     }
   };
-  const server = createServer({ keepAlive: true }, handle);
+  const latencyMs = options.latencyMs ?? 0;
+  const server = createServer({ keepAlive: true }, (request, response) => {
+    if (latencyMs === 0) handle(request, response);
+    else setTimeout(() => handle(request, response), latencyMs);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -20,6 +20,8 @@ export interface Metrics {
   recordCost(costUsd: number): void;
   recordRefusal(tool: string, reason: string): void;
   recordWebhook(event: string, result: WebhookResult): void;
+  /** A delivery the webhook guard refused before parsing it (bad signature, too large...). */
+  recordRefusedDelivery(reason: string): void;
   /** Feeds the counters from a run's loop events (tokens, cost, refusals). */
   observeLoopEvent(event: LoopEvent): void;
 }
@@ -90,6 +92,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
 
+  const refusedDeliveries = new Counter({
+    name: `${prefix}webhook_refused_total`,
+    help: "Webhook requests refused before parsing, by reason (bad-signature: check WEBHOOK_SECRET).",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
+
   const metrics: Metrics = {
     registry,
     recordTask(outcome, durationMs) {
@@ -108,6 +117,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     recordWebhook(event, result) {
       webhooks.inc({ event: boundLabel(event), result });
+    },
+    recordRefusedDelivery(reason) {
+      refusedDeliveries.inc({ reason: boundLabel(reason) });
     },
     observeLoopEvent(event) {
       if (event.type === "model-call-end") {

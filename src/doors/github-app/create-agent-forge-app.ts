@@ -1,25 +1,21 @@
-import type { ApplicationFunction, Context, Probot } from "probot";
+import { Context, type ApplicationFunction, type Probot } from "probot";
 import { createRedactor } from "../../core/safety/index.js";
-import { readConversationMode } from "../github/commands/conversation-mode.js";
 import type { Metrics } from "../../observability/create-metrics.js";
+import type { IntakeJournal, JournaledDelivery } from "../../queue/open-intake-journal.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
-import { handleCommentCommand } from "./handle-comment-command.js";
-import { handleEventTrigger } from "./handle-event-trigger.js";
-import { handleIssueLabeled } from "./handle-issue-labeled.js";
-import { handlePullRequestEvent } from "./handle-pull-request-event.js";
+import { admitDelivery } from "./admit-delivery.js";
+import { createIntakeTriage, type TriageOutcome } from "./create-intake-triage.js";
 import { toIntakeEvent, type IntakeDependencies } from "./intake-context.js";
-import { toWebhookResult, type AnyIntakeDecision } from "./to-webhook-result.js";
-import {
-  issueCommentPayloadSchema,
-  parseWebhookPayload,
-  reviewCommentPayloadSchema,
-} from "./webhook-payloads.js";
+import { toWebhookResult } from "./to-webhook-result.js";
+import { INTAKE_EVENTS, isIntakeEventName } from "./triage-delivery.js";
 
 export interface AgentForgeAppDependencies {
   readonly queue: TaskQueue<GitHubRequest>;
+  /** Where admitted deliveries are recorded before the webhook is answered (group commit). */
+  readonly journal: IntakeJournal;
   /** The app's login without `[bot]`; the mention users type. */
   readonly appSlug?: string;
   /** Applied to everything intake posts. Defaults to the pattern-based redactor. */
@@ -29,13 +25,23 @@ export interface AgentForgeAppDependencies {
   /** Daily budgets per installation, checked before a task is enqueued. */
   readonly budgets?: InstallationBudgets;
   readonly metrics?: Metrics;
-  /** `background` (default): the 👀 reaction goes out after the webhook is answered. */
+  /**
+   * `background` (default): triage (permission, config, budget, enqueue or reply) and the 👀
+   * reaction run after the webhook is answered. `await`: both before it, for tests that read
+   * the queue right after `probot.receive`.
+   */
   readonly acknowledge?: "background" | "await";
+  /** Called when a delivery's triage ends (tests synchronise on it). */
+  readonly onTriaged?: (deliveryId: string, outcome: TriageOutcome) => void;
 }
 
 /**
- * The Probot app: intake only. Each handler checks, records a durable task and acknowledges;
- * the work itself runs in a worker (see `runGitHubTaskWorkers`), after the webhook is answered.
+ * The Probot app: intake only, in two steps. Before the answer, admission (`admitDelivery`)
+ * decides from the payload alone, and a delivery that may be a command is written to the intake
+ * journal; the answer waits for nothing else, never for GitHub. After the answer, triage
+ * (`triageDelivery`) asks GitHub and the budgets, then enqueues a task or replies; the work
+ * itself runs in a worker (see `runGitHubTaskWorkers`). Unsettled deliveries are triaged again
+ * when the app loads, so an answered command survives a crash.
  */
 function defaultRedact(): (text: string) => string {
   const redactor = createRedactor();
@@ -44,9 +50,9 @@ function defaultRedact(): (text: string) => string {
 
 /**
  * The reaction is a write, and Probot's write throttle spaces writes about a second apart per
- * process: awaited, a burst of comments would hold the webhook answers for seconds. The task is
- * already durable, so by default the acknowledgement goes out after the answer; either way a
- * failed reaction is logged, never turned into a failed delivery.
+ * process: awaited, a burst of comments would hold triage for seconds. The task is already
+ * durable, so by default the acknowledgement goes out in the background; either way a failed
+ * reaction is logged, never turned into a failed delivery.
  */
 function createAcknowledger(
   mode: "background" | "await",
@@ -59,109 +65,69 @@ function createAcknowledger(
   return mode === "await" ? attempt : (work) => (void attempt(work), Promise.resolve());
 }
 
+function installationIdOf(payload: unknown): number | null {
+  if (typeof payload !== "object" || payload === null || !("installation" in payload)) return null;
+  const installation = payload.installation;
+  if (typeof installation !== "object" || installation === null || !("id" in installation)) return null;
+  return typeof installation.id === "number" ? installation.id : null;
+}
+
 export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): ApplicationFunction {
   return (app: Probot) => {
+    const mode = dependencies.acknowledge ?? "background";
+    const logger = dependencies.logger ?? app.log;
     const deps: IntakeDependencies = {
       queue: dependencies.queue,
       appSlug: dependencies.appSlug ?? "agentforge",
       redact: dependencies.redact ?? defaultRedact(),
       now: dependencies.now ?? Date.now,
-      logger: dependencies.logger ?? app.log,
+      logger,
       ...(dependencies.budgets === undefined ? {} : { budgets: dependencies.budgets }),
       ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }),
-      acknowledge: createAcknowledger(
-        dependencies.acknowledge ?? "background",
-        dependencies.logger ?? app.log,
-      ),
+      acknowledge: createAcknowledger(mode, logger),
     };
     const metrics = dependencies.metrics;
-    /** Counts the delivery by event and what became of it; a thrown error counts as `error`. */
-    const counted = async (eventName: string, handle: () => Promise<AnyIntakeDecision>): Promise<void> => {
+    const triage = createIntakeTriage({
+      journal: dependencies.journal,
+      deps,
+      mode,
+      ...(dependencies.onTriaged === undefined ? {} : { onTriaged: dependencies.onTriaged }),
+    });
+
+    app.on([...INTAKE_EVENTS], async (context) => {
+      const event = toIntakeEvent(context);
+      const name = event.name;
+      if (!isIntakeEventName(name)) return;
+      let admission;
       try {
-        // Awaited apart: `metrics?.record(…, await handle())` would skip the handler without metrics.
-        const decision = await handle();
-        metrics?.recordWebhook(eventName, toWebhookResult(decision));
+        admission = admitDelivery({ ...event, name }, deps.appSlug);
       } catch (error) {
-        metrics?.recordWebhook(eventName, "error");
+        metrics?.recordWebhook(name, "error");
         throw error;
       }
-    };
-
-    app.on("issue_comment.created", async (context: Context<"issue_comment.created">) => {
-      const event = toIntakeEvent(context);
-      await counted(event.name, () => {
-        const payload = parseWebhookPayload(issueCommentPayloadSchema, event.name, event.payload);
-        const owner = payload.repository.owner.login;
-        const repo = payload.repository.name;
-        const isPullRequest = payload.issue.pull_request !== undefined && payload.issue.pull_request !== null;
-        return handleCommentCommand(
-          event,
-          {
-            source: {
-              kind: "issue-comment",
-              owner,
-              repo,
-              issueNumber: payload.issue.number,
-              commentId: payload.comment.id,
-            },
-            number: payload.issue.number,
-            isPullRequest,
-            body: payload.comment.body ?? "",
-            author: payload.comment.user ?? payload.sender,
-            headSha: null,
-            reviewComment: null,
-            installationId: payload.installation.id,
-            mode: readConversationMode(payload.issue.labels),
-          },
-          deps,
-        );
-      });
+      if (!admission.needsTriage) {
+        metrics?.recordWebhook(name, toWebhookResult(admission.decision));
+        return;
+      }
+      const delivery: JournaledDelivery = {
+        id: context.id,
+        name: context.name,
+        payload: context.payload,
+        receivedAt: deps.now(),
+      };
+      if (!(await triage.accept(event, delivery))) {
+        logger.info({ delivery: context.id, event: name }, "redelivered webhook ignored");
+        metrics?.recordWebhook(name, "duplicate");
+      }
     });
 
-    app.on(
-      "pull_request_review_comment.created",
-      async (context: Context<"pull_request_review_comment.created">) => {
-        const event = toIntakeEvent(context);
-        await counted(event.name, () => {
-          const payload = parseWebhookPayload(reviewCommentPayloadSchema, event.name, event.payload);
-          const owner = payload.repository.owner.login;
-          const repo = payload.repository.name;
-          const pullNumber = payload.pull_request.number;
-          return handleCommentCommand(
-            event,
-            {
-              source: { kind: "review-comment", owner, repo, pullNumber, commentId: payload.comment.id },
-              number: pullNumber,
-              isPullRequest: true,
-              body: payload.comment.body ?? "",
-              author: payload.comment.user ?? payload.sender,
-              headSha: payload.pull_request.head.sha,
-              reviewComment: { path: payload.comment.path, line: payload.comment.line ?? null },
-              installationId: payload.installation.id,
-              mode: readConversationMode(payload.pull_request.labels),
-            },
-            deps,
-          );
-        });
-      },
-    );
-
-    app.on(
-      ["pull_request.opened", "pull_request.ready_for_review", "pull_request.synchronize"],
-      async (context) => {
-        const event = toIntakeEvent(context);
-        await counted(event.name, () => handlePullRequestEvent(event, deps));
-      },
-    );
-
-    app.on("issues.labeled", async (context) => {
-      const event = toIntakeEvent(context);
-      await counted(event.name, () => handleIssueLabeled(event, deps));
-    });
-
-    app.on(["issues.assigned", "pull_request.review_requested"], async (context) => {
-      const event = toIntakeEvent(context);
-      await counted(event.name, () => handleEventTrigger(event, deps));
+    // Deliveries answered before the last stop and never triaged: their answer said "accepted".
+    void triage.resume(async (delivery) => {
+      const installationId = installationIdOf(delivery.payload);
+      if (installationId === null) throw new Error(`delivery ${delivery.id} names no installation`);
+      const octokit = await app.auth(installationId);
+      const { id, name, payload } = delivery;
+      return toIntakeEvent(new Context({ id, name, payload } as never, octokit, app.log));
     });
   };
 }

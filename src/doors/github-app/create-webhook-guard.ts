@@ -8,6 +8,22 @@ export interface WebhookGuardOptions {
   readonly maxBodyBytes?: number;
   /** Real payloads nest a dozen levels; a deep one is an attack on recursive code downstream. */
   readonly maxDepth?: number;
+  /** Told of every refused delivery, after its answer was sent (for the log and `/metrics`). */
+  readonly onRefused?: (refusal: WebhookRefusal) => void;
+}
+
+/** Why the guard refused a delivery; a label on `/metrics`, so a small fixed set. */
+export type WebhookRefusalReason =
+  "too-large" | "missing-signature" | "bad-signature" | "too-deep" | "invalid-json" | "not-an-object";
+
+export interface WebhookRefusal {
+  readonly reason: WebhookRefusalReason;
+  readonly status: number;
+  /** What the sender was told. */
+  readonly message: string;
+  /** The `X-GitHub-Delivery` and `X-GitHub-Event` headers, when sent. */
+  readonly delivery: string | null;
+  readonly event: string | null;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -16,10 +32,16 @@ export const DEFAULT_MAX_DEPTH = 64;
 /** `request.body` as a string is what @octokit/webhooks' node middleware reads instead of the stream. */
 type RequestWithBody = IncomingMessage & { body?: string };
 
-function reject(response: ServerResponse, status: number, message: string): true {
+/** Sends the refusal and returns its message. */
+function answer(response: ServerResponse, status: number, message: string): string {
   response.writeHead(status, { "content-type": "application/json" });
   response.end(JSON.stringify({ error: message }));
-  return true;
+  return message;
+}
+
+function headerOf(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name];
+  return typeof value === "string" && value.length > 0 ? value.slice(0, 100) : null;
 }
 
 /**
@@ -28,7 +50,7 @@ function reject(response: ServerResponse, status: number, message: string): true
  * sender reads it. Past a hard cap the socket is destroyed anyway; the server's request
  * timeout bounds a sender that never stops.
  */
-function rejectTooLarge(request: IncomingMessage, response: ServerResponse, limit: number): true {
+function tooLarge(request: IncomingMessage, response: ServerResponse, limit: number): string {
   let discarded = 0;
   request.removeAllListeners("data");
   request.on("data", (chunk: Buffer) => {
@@ -36,7 +58,7 @@ function rejectTooLarge(request: IncomingMessage, response: ServerResponse, limi
     if (discarded > limit * 4) request.destroy();
   });
   request.resume();
-  return reject(response, 413, `payload larger than ${limit} bytes`);
+  return answer(response, 413, `payload larger than ${limit} bytes`);
 }
 
 /**
@@ -50,31 +72,61 @@ export function createWebhookGuard(
 ): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const refused = (
+    request: IncomingMessage,
+    reason: WebhookRefusalReason,
+    status: number,
+    message: string,
+  ): true => {
+    options.onRefused?.({
+      reason,
+      status,
+      message,
+      delivery: headerOf(request, "x-github-delivery"),
+      event: headerOf(request, "x-github-event"),
+    });
+    return true;
+  };
   return async (request, response) => {
     if (request.method !== "POST" || pathnameOf(request.url) !== options.path) return false;
     const declared = Number(request.headers["content-length"] ?? "0");
     if (Number.isFinite(declared) && declared > maxBodyBytes)
-      return rejectTooLarge(request, response, maxBodyBytes);
+      return refused(request, "too-large", 413, tooLarge(request, response, maxBodyBytes));
     const body = await readBody(request, maxBodyBytes);
-    if (body === null) return rejectTooLarge(request, response, maxBodyBytes);
+    if (body === null) return refused(request, "too-large", 413, tooLarge(request, response, maxBodyBytes));
     const signature = request.headers["x-hub-signature-256"];
     if (typeof signature !== "string" || signature.length === 0) {
-      return reject(response, 400, "missing X-Hub-Signature-256 header");
+      return refused(
+        request,
+        "missing-signature",
+        400,
+        answer(response, 400, "missing X-Hub-Signature-256 header"),
+      );
     }
     if (!isValidSignature(options.secret, body, signature))
-      return reject(response, 401, "signature does not match");
+      return refused(request, "bad-signature", 401, answer(response, 401, "signature does not match"));
     const text = body.toString("utf8");
     if (exceedsDepth(text, maxDepth))
-      return reject(response, 400, `payload nested deeper than ${maxDepth} levels`);
+      return refused(
+        request,
+        "too-deep",
+        400,
+        answer(response, 400, `payload nested deeper than ${maxDepth} levels`),
+      );
     let payload: unknown;
     try {
       payload = JSON.parse(text);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return reject(response, 400, `payload is not valid JSON: ${reason}`);
+      return refused(
+        request,
+        "invalid-json",
+        400,
+        answer(response, 400, `payload is not valid JSON: ${reason}`),
+      );
     }
     if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
-      return reject(response, 400, "payload is not a JSON object");
+      return refused(request, "not-an-object", 400, answer(response, 400, "payload is not a JSON object"));
     }
     (request as RequestWithBody).body = text;
     return false;

@@ -4,7 +4,12 @@ import {
   handleHealthAndMetrics,
   type HealthAndMetricsOptions,
 } from "../../observability/handle-health-and-metrics.js";
-import { createWebhookGuard, type WebhookGuardOptions } from "./create-webhook-guard.js";
+import {
+  createWebhookGuard,
+  type WebhookGuardOptions,
+  type WebhookRefusal,
+  type WebhookRefusalReason,
+} from "./create-webhook-guard.js";
 
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
 
@@ -19,13 +24,36 @@ export interface WebhookServerOptions {
   readonly healthAndMetrics?: HealthAndMetricsOptions;
 }
 
+/** What an operator should do about each refusal; a bad signature is nearly always the secret. */
+const REFUSAL_HINTS: Readonly<Record<WebhookRefusalReason, string>> = {
+  "bad-signature":
+    "the signature does not match WEBHOOK_SECRET: set WEBHOOK_SECRET to the webhook secret in the GitHub App's settings (or change the App's secret to match)",
+  "missing-signature":
+    "the request carries no X-Hub-Signature-256: give the GitHub App a webhook secret and set the same value in WEBHOOK_SECRET",
+  "too-large": "larger than any GitHub webhook: not a delivery from GitHub",
+  "too-deep": "nested deeper than any GitHub payload: not a delivery from GitHub",
+  "invalid-json": "the body is not JSON: the App's webhook content type must be application/json",
+  "not-an-object": "the body is not a JSON object: not a delivery from GitHub",
+};
+
+export function describeWebhookRefusal(refusal: WebhookRefusal): string {
+  return `webhook refused (${refusal.status} ${refusal.reason}): ${REFUSAL_HINTS[refusal.reason]}`;
+}
+
 /**
  * A node:http server: health and metrics, the guard, then Probot's webhook middleware, then 404. Probot's own
  * `Server` puts its middleware first, which would leave bodies unbounded.
  */
 export async function createWebhookServer(options: WebhookServerOptions): Promise<Server> {
   const path = options.path ?? DEFAULT_WEBHOOK_PATH;
-  const guard = createWebhookGuard({ path, secret: options.secret, ...options.limits });
+  const onRefused = (refusal: WebhookRefusal): void => {
+    options.healthAndMetrics?.metrics.recordRefusedDelivery(refusal.reason);
+    options.probot.log.warn(
+      { reason: refusal.reason, status: refusal.status, delivery: refusal.delivery, event: refusal.event },
+      describeWebhookRefusal(refusal),
+    );
+  };
+  const guard = createWebhookGuard({ path, secret: options.secret, ...options.limits, onRefused });
   const middleware = await createNodeMiddleware(options.app, { probot: options.probot, webhooksPath: path });
   // Slow or stalled senders must not hold sockets open forever.
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {

@@ -39,8 +39,8 @@ export type IntakeDecision =
   | "duplicate";
 
 /**
- * Intake for a comment: decide, record, acknowledge. No agent work happens here; the webhook
- * is answered as soon as the task is durable.
+ * Triage of a comment (after the webhook was answered; see `triageDelivery`): decide, record,
+ * acknowledge. No agent work happens here.
  */
 export async function handleCommentCommand(
   event: IntakeEvent,

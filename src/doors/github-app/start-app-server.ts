@@ -5,6 +5,7 @@ import type { Probot } from "probot";
 import { createRuntime } from "../../core/runtime/index.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
+import { INTAKE_JOURNAL_FILE_NAME, openIntakeJournal } from "../../queue/open-intake-journal.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
 import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
@@ -163,11 +164,16 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     });
   }
   const healthAndMetrics = { metrics, queue };
-  const server =
+  // The serve process alone writes it; on Redis too, it lives in this machine's data directory.
+  const journal =
     options.mode === "serve"
+      ? await openIntakeJournal({ filePath: path.join(runtime.dataDir, INTAKE_JOURNAL_FILE_NAME) })
+      : null;
+  const server =
+    journal !== null
       ? await createWebhookServer({
           probot,
-          app: createAgentForgeApp({ queue, appSlug, redact, logger: log, metrics, ...budgets }),
+          app: createAgentForgeApp({ queue, journal, appSlug, redact, logger: log, metrics, ...budgets }),
           secret: settings.webhookSecret,
           healthAndMetrics,
         })
@@ -199,6 +205,8 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     await workersDone;
     server.closeAllConnections();
     await closing;
+    // Triage still under way is settled or, if cut short, triaged again at the next start.
+    await journal?.close();
     await queue.close();
     await opened?.close();
     await app.close();

@@ -7,6 +7,7 @@ import { pino } from "pino";
 import { Probot } from "probot";
 import type { LoopEvent } from "../../../src/core/loop/loop-events.js";
 import { createMetrics, type Metrics } from "../../../src/observability/create-metrics.js";
+import { openIntakeJournal, type IntakeJournal } from "../../../src/queue/open-intake-journal.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import {
@@ -61,6 +62,7 @@ describe("budgets and metrics in the App", () => {
   let budgets: InstallationBudgets;
   let metrics: Metrics;
   let probot: Probot;
+  let journal: IntakeJournal;
   const logger = createRecordingLogger();
 
   beforeEach(async () => {
@@ -74,13 +76,17 @@ describe("budgets and metrics in the App", () => {
     budgets = createInstallationBudgets({ store, limits: { tokensPerDay: 1_000, costUsdPerDay: 5 } });
     metrics = createMetrics({ queue });
     probot = new Probot({ appId: 123, privateKey, Octokit: TestOctokit, log: pino({ level: "silent" }) });
-    await probot.load(createAgentForgeApp({ queue, logger, budgets, metrics, acknowledge: "await" }));
+    journal = await openIntakeJournal({ filePath: join(dir, "intake-journal.jsonl") });
+    await probot.load(
+      createAgentForgeApp({ queue, journal, logger, budgets, metrics, acknowledge: "await" }),
+    );
   });
 
   afterEach(async () => {
     nock.cleanAll();
     nock.enableNetConnect();
     await queue.close();
+    await journal.close();
     await store.close();
     await rm(dir, { recursive: true, force: true });
   });

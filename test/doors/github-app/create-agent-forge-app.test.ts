@@ -149,7 +149,7 @@ describe("createAgentForgeApp intake", () => {
     expect(claimed?.key).toBe("codertocat/hello-world#1");
   });
 
-  it("answers before the 👀 reaction completes by default, so the write throttle never delays intake", async () => {
+  it("enqueues before the 👀 reaction completes by default, so the write throttle never delays a task", async () => {
     await harness.close();
     harness = await createAppHarness({ acknowledge: "background" });
     let answerReaction: (() => void) | undefined;
@@ -172,9 +172,9 @@ describe("createAgentForgeApp intake", () => {
       payload: commentPayload("@agentforge fix this") as never,
     });
 
-    // The delivery is handled and the task durable while the reaction is still unanswered.
-    expect(await tasks()).toBe(1);
+    // Triage runs after the answer; the task is durable while the reaction is still unanswered.
     await reactionAsked;
+    expect(await tasks()).toBe(1);
     expect(answerReaction).toBeDefined();
     answerReaction?.();
   });

@@ -6,9 +6,11 @@ import { join } from "node:path";
 import nock from "nock";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
+import type { TriageOutcome } from "../../../src/doors/github-app/create-intake-triage.js";
 import { createAgentForgeApp } from "../../../src/doors/github-app/create-agent-forge-app.js";
 import type { DoorLogger } from "../../../src/doors/github/github-logger.js";
 import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
+import { openIntakeJournal, type IntakeJournal } from "../../../src/queue/open-intake-journal.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
 
@@ -72,6 +74,7 @@ export function createRecordingLogger(): DoorLogger & { lines: LoggedLine[] } {
 export interface AppHarness {
   readonly probot: Probot;
   readonly queue: TaskQueue<GitHubRequest>;
+  readonly journal: IntakeJournal;
   readonly logger: ReturnType<typeof createRecordingLogger>;
   /** Requests nock could not match: a request we did not expect at all. */
   readonly unmatched: string[];
@@ -79,9 +82,16 @@ export interface AppHarness {
 }
 
 export async function createAppHarness(
-  options: { appSlug?: string; acknowledge?: "await" | "background" } = {},
+  options: {
+    appSlug?: string;
+    acknowledge?: "await" | "background";
+    /** Reuse a folder (its queue and journal), as a restarted server would; kept on close. */
+    dir?: string;
+    onTriaged?: (deliveryId: string, outcome: TriageOutcome) => void;
+  } = {},
 ): Promise<AppHarness> {
-  const dir = await mkdtemp(join(tmpdir(), "agentforge-app-"));
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "agentforge-app-")));
+  const journal = await openIntakeJournal({ filePath: join(dir, "intake-journal.jsonl") });
   const queue = createSqliteTaskQueue({
     filePath: join(dir, "queue.sqlite"),
     decodePayload: decodeGitHubRequest,
@@ -91,7 +101,9 @@ export async function createAppHarness(
   await probot.load(
     createAgentForgeApp({
       queue,
+      journal,
       logger,
+      ...(options.onTriaged === undefined ? {} : { onTriaged: options.onTriaged }),
       acknowledge: options.acknowledge ?? "await",
       ...(options.appSlug ? { appSlug: options.appSlug } : {}),
     }),
@@ -104,12 +116,14 @@ export async function createAppHarness(
   return {
     probot,
     queue,
+    journal,
     logger,
     unmatched,
     async close() {
       nock.emitter.removeListener("no match", onNoMatch);
       await queue.close();
-      await rm(dir, { recursive: true, force: true });
+      await journal.close();
+      if (options.dir === undefined) await rm(dir, { recursive: true, force: true });
     },
   };
 }

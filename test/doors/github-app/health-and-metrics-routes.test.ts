@@ -11,6 +11,7 @@ import { createHealthServer } from "../../../src/doors/github-app/create-health-
 import { createWebhookServer } from "../../../src/doors/github-app/create-webhook-server.js";
 import { decodeGitHubRequest } from "../../../src/doors/github-app/github-request.js";
 import { createMetrics } from "../../../src/observability/create-metrics.js";
+import { openIntakeJournal } from "../../../src/queue/open-intake-journal.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import { createRecordingLogger, privateKey, TestOctokit } from "./github-app-test-helpers.js";
 
@@ -29,6 +30,7 @@ describe("health and metrics routes", () => {
         decodePayload: decodeGitHubRequest,
       });
       let isClosed = false;
+      const journal = await openIntakeJournal({ filePath: join(dir, "intake-journal.jsonl") });
       const metrics = createMetrics({ queue });
       metrics.recordTask("completed", 1_500);
       const probot = new Probot({
@@ -41,7 +43,10 @@ describe("health and metrics routes", () => {
         kind === "webhook server"
           ? await createWebhookServer({
               probot,
-              app: createAgentForgeApp({ queue }),
+              app: createAgentForgeApp({
+                queue,
+                journal,
+              }),
               secret: "s",
               healthAndMetrics: { metrics, queue },
             })
@@ -65,6 +70,7 @@ describe("health and metrics routes", () => {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
         if (!isClosed) await queue.close();
+        await journal.close();
         await rm(dir, { recursive: true, force: true });
       }
     },

@@ -15,6 +15,7 @@ import {
   DEFAULT_WEBHOOK_PATH,
 } from "../../../src/doors/github-app/create-webhook-server.js";
 import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
+import { openIntakeJournal, type IntakeJournal } from "../../../src/queue/open-intake-journal.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import { examplePayload, privateKey, TestOctokit } from "./github-app-test-helpers.js";
@@ -128,6 +129,7 @@ describe("webhook server with bad input", () => {
   let port: number;
   let dir: string;
   let queue: TaskQueue<GitHubRequest>;
+  let journal: IntakeJournal;
   const goodBody = (() => {
     const payload = examplePayload("issue_comment", "created");
     payload["comment"].body = "no mention here";
@@ -142,6 +144,7 @@ describe("webhook server with bad input", () => {
       filePath: join(dir, "queue.sqlite"),
       decodePayload: decodeGitHubRequest,
     });
+    journal = await openIntakeJournal({ filePath: join(dir, "intake-journal.jsonl") });
     const probot = new Probot({
       appId: 1,
       privateKey,
@@ -151,7 +154,7 @@ describe("webhook server with bad input", () => {
     });
     server = await createWebhookServer({
       probot,
-      app: createAgentForgeApp({ queue }),
+      app: createAgentForgeApp({ queue, journal }),
       secret: SECRET,
       limits: { maxBodyBytes: 25 * 1024 * 1024 },
     });
@@ -163,6 +166,7 @@ describe("webhook server with bad input", () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await queue.close();
+    await journal.close();
     await rm(dir, { recursive: true, force: true });
     nock.enableNetConnect();
   });
