@@ -14,6 +14,7 @@ describe("repository config", () => {
   it("has safe defaults", () => {
     expect(defaultRepositoryConfig()).toEqual({
       allowed_commands: [],
+      allowed_bots: [],
       setup_commands: [],
       test_commands: [],
       review: { auto: false, drafts: false, ignore_paths: [], max_comments: 30 },
