@@ -3,6 +3,9 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
 
+/** sysexits' EX_UNAVAILABLE, the code the CLI already gives an unreachable model. */
+const UNAVAILABLE = EXIT_CODES.modelUnavailable;
+
 const SETUP_STEPS = (
   missing: readonly string[],
 ) => `AgentForge cannot start the GitHub App: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set.
@@ -54,7 +57,7 @@ function describe(error: unknown): string {
 export async function serveCommand(io: CliIo, mode: "serve" | "worker" = "serve"): Promise<number> {
   loadDotEnv(io.env);
   // The App door owns probot; the CLI only launches it.
-  const { readAppServerSettings, startAppServer, startSetupServer } =
+  const { AppStartError, readAppServerSettings, startAppServer, startSetupServer } =
     await import("../github-app/start-app-server.js");
   const settings = await readAppServerSettings(io.env);
   if (!settings.success) {
@@ -84,6 +87,11 @@ export async function serveCommand(io: CliIo, mode: "serve" | "worker" = "serve"
   try {
     server = await startAppServer({ settings: settings.value, env: io.env, mode });
   } catch (error) {
+    if (error instanceof AppStartError) {
+      io.stderr(`agentforge ${mode}: cannot start: ${error.message}\n`);
+      // 69 is EX_UNAVAILABLE: a service is down, the settings may be right; try again later.
+      return error.code === "DEPENDENCY_UNAVAILABLE" ? UNAVAILABLE : EXIT_CODES.usage;
+    }
     io.stderr(`agentforge ${mode}: could not start: ${describe(error)}\n`);
     return EXIT_CODES.usage;
   }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { readQueuePrefix } from "../../queue/read-queue-prefix.js";
 import type { BudgetLimits } from "./budgets/create-installation-budgets.js";
 import { readBudgetLimits } from "./budgets/read-budget-limits.js";
+import { readPrivateKey } from "./read-private-key.js";
 import {
   appEnvironmentSchema,
   describeEnvironmentIssues,
@@ -38,20 +39,26 @@ export type AppSettingsResult =
   | { readonly success: true; readonly value: AppServerSettings }
   | { readonly success: false; readonly missing: readonly string[]; readonly problems: readonly string[] };
 
-/** The private key as a PEM, from PRIVATE_KEY (with `\n` escapes as a `.env` file holds them) or its file. */
-async function readPrivateKey(
+/** The private key as a PEM, from PRIVATE_KEY (PEM, escaped or base64) or the file PRIVATE_KEY_PATH names. */
+async function readPrivateKeyFrom(
   key: string | undefined,
   keyPath: string | undefined,
   problems: string[],
 ): Promise<string> {
-  if (key !== undefined) return key.replace(/\\n/g, "\n");
-  if (keyPath === undefined) return "";
-  return readFile(keyPath, "utf8").catch((error: unknown) => {
-    problems.push(
-      `PRIVATE_KEY_PATH: cannot read ${keyPath} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-    );
-    return "";
-  });
+  if (key === undefined && keyPath === undefined) return "";
+  const text =
+    key ??
+    (await readFile(keyPath ?? "", "utf8").catch((error: unknown) => {
+      problems.push(
+        `PRIVATE_KEY_PATH: cannot read ${keyPath} (${(error as NodeJS.ErrnoException).code ?? "error"}); set it to the .pem file GitHub generated for the app`,
+      );
+      return null;
+    }));
+  if (text === null) return "";
+  const read = readPrivateKey(text, key === undefined ? "PRIVATE_KEY_PATH" : "PRIVATE_KEY");
+  if (read.success) return read.value;
+  problems.push(read.error);
+  return "";
 }
 
 /** Reads the App's environment once, through its schema; every problem is named at once. */
@@ -67,7 +74,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
   const missing: string[] = [];
   if (!isSet("APP_ID")) missing.push("APP_ID");
   const keyProblems: string[] = [];
-  const privateKey = await readPrivateKey(
+  const privateKey = await readPrivateKeyFrom(
     isSet("PRIVATE_KEY") ? env["PRIVATE_KEY"] : undefined,
     isSet("PRIVATE_KEY_PATH") ? env["PRIVATE_KEY_PATH"] : undefined,
     keyProblems,

@@ -2,7 +2,7 @@ import { readdir, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Probot } from "probot";
-import { createRuntime } from "../../core/runtime/index.js";
+import { createRuntime, probeModelEndpoint } from "../../core/runtime/index.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
@@ -10,6 +10,7 @@ import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
 import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
 import { hasBudgetLimits, mergeBudgetLimits } from "./budgets/read-budget-limits.js";
+import { AppStartError } from "./app-start-error.js";
 import { createAgentForgeApp } from "./create-agent-forge-app.js";
 import { createAppProbot } from "./create-app-probot.js";
 import { createHealthServer } from "./create-health-server.js";
@@ -20,7 +21,9 @@ import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
 import { createRedactor, type Redactor } from "../../core/safety/index.js";
 import { createRedactingLogger } from "./create-redacting-logger.js";
 import type { AppServerSettings } from "./read-app-server-settings.js";
+import { probeGitHubApp, probeRedis, type DependencyProbe } from "./probe-app-dependencies.js";
 
+export { AppStartError } from "./app-start-error.js";
 export {
   readAppServerSettings,
   type AppServerSettings,
@@ -56,12 +59,14 @@ async function removeLeftoverWorkspaces(cacheDir: string, dataDir: string): Prom
   return stale.length;
 }
 
-const appSchema = z.object({ slug: z.string().min(1) }).loose();
-
-/** The app's slug: the mention people type, and its bot login `slug[bot]`. */
-async function readAppSlug(probot: Probot): Promise<string> {
-  const appOctokit = await probot.auth();
-  return appSchema.parse((await appOctokit.request("GET /app")).data).slug;
+/** A dependency that does not answer at start stops the process: one message, no retry loop. */
+function requireDependency(probe: DependencyProbe): void {
+  if (probe.success) return;
+  throw new AppStartError(
+    probe.kind === "refused" ? "CREDENTIALS_REFUSED" : "DEPENDENCY_UNAVAILABLE",
+    probe.variable,
+    `${probe.error}\n  fix: ${probe.fix}`,
+  );
 }
 
 const tokenSchema = z.object({ token: z.string().min(1) }).loose();
@@ -78,6 +83,10 @@ async function createInstallationToken(probot: Probot, installationId: number): 
 /** The App: Probot, the guarded webhook server with /healthz, the queue, and (when asked) workers. */
 export async function startAppServer(options: StartAppServerOptions): Promise<AppServer> {
   const { settings, env } = options;
+  const runsWorkers = options.mode === "worker" || !settings.hasRedis;
+  // Checked before anything connects to it: Probot's rate limiter, the queue and the budgets
+  // would otherwise each retry a dead Redis forever.
+  if (settings.redisUrl !== undefined) requireDependency(await probeRedis(settings.redisUrl));
   // One redactor for the whole process: it starts with the App's own secrets, every run redacts
   // with it, and it learns the model key and every installation token as they come.
   const redactor: Redactor = createRedactor({ secrets: [settings.webhookSecret, settings.privateKey] });
@@ -101,6 +110,29 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   const probot = app.probot;
   await probot.ready();
   const log = probot.log;
+  // The app's slug is the mention people type, and its bot login `slug[bot]`; reading it proves
+  // the credentials. Workers also need the model: an endpoint that does not answer stops them now.
+  const github = await probeGitHubApp({
+    appId: settings.appId,
+    privateKey: settings.privateKey,
+    ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+  });
+  const model = runsWorkers ? await probeModelEndpoint(env) : null;
+  try {
+    requireDependency(github);
+    // Invalid model settings are createRuntime's to report, with the same words as the CLI's.
+    if (model !== null && !model.success && model.kind !== "settings")
+      requireDependency({ ...model, kind: model.kind === "unreachable" ? "unavailable" : "refused" });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const appSlug = github.slug ?? "";
+  if (model?.success === true)
+    log.info(
+      { url: model.url, status: model.status, models: model.models.slice(0, 20) },
+      "model endpoint answers",
+    );
   const runtime = await createRuntime({
     env,
     redactor,
@@ -129,8 +161,6 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       })
     : null;
   const budgets = opened === null ? {} : { budgets: opened.budgets };
-  const appSlug = await readAppSlug(probot);
-  const runsWorkers = options.mode === "worker" || !settings.hasRedis;
   const workersController = new AbortController();
   let workersDone: Promise<unknown> = Promise.resolve();
   if (runsWorkers) {
