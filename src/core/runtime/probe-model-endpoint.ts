@@ -26,14 +26,26 @@ export type ModelEndpointProbe =
 
 const listingSchema = z.object({ data: z.array(z.object({ id: z.string() }).loose()) }).loose();
 
+/**
+ * What went wrong underneath: fetch says only "fetch failed"; the socket's error on its cause
+ * chain says ECONNREFUSED, ENOTFOUND or "bad port". Read by shape: errors may come from another realm.
+ */
 function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error.name === "TimeoutError") return "no answer in time";
-  // fetch says only "fetch failed"; what happened (ECONNREFUSED, ENOTFOUND, "bad port") is its cause.
-  const cause = error.cause;
-  if (typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string")
-    return cause.code;
-  return cause instanceof Error ? cause.message : error.message;
+  const field = (value: unknown, name: string): unknown =>
+    typeof value === "object" && value !== null && name in value
+      ? (value as Record<string, unknown>)[name]
+      : undefined;
+  if (field(error, "name") === "TimeoutError") return "no answer in time";
+  let message = String(field(error, "message") ?? error);
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth += 1) {
+    const code = field(current, "code");
+    if (typeof code === "string" && code !== "") return code;
+    const text = field(current, "message");
+    if (typeof text === "string" && text !== "") message = text;
+    current = field(current, "cause");
+  }
+  return message;
 }
 
 /**

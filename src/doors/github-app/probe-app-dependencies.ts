@@ -86,12 +86,18 @@ function answeredStatus(error: unknown): number | undefined {
  * error; the first `code` on the chain (ECONNREFUSED, ENOTFOUND) says it best.
  */
 function describeCause(error: unknown): string {
+  const field = (value: unknown, name: string): unknown =>
+    typeof value === "object" && value !== null && name in value
+      ? (value as Record<string, unknown>)[name]
+      : undefined;
+  let message = String(field(error, "message") ?? error);
   let current: unknown = error;
-  let message = error instanceof Error ? error.message : String(error);
   for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth += 1) {
-    if ("code" in current && typeof current.code === "string" && current.code !== "") return current.code;
-    if (current instanceof Error) message = current.message;
-    current = "cause" in current ? current.cause : undefined;
+    const code = field(current, "code");
+    if (typeof code === "string" && code !== "") return code;
+    const text = field(current, "message");
+    if (typeof text === "string" && text !== "") message = text;
+    current = field(current, "cause");
   }
   return message;
 }
