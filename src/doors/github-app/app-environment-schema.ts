@@ -68,6 +68,11 @@ export const appEnvironmentSchema = z.object({
       .transform((value): "json" | "pretty" => (value === "json" ? "json" : "pretty")),
   ),
   REDIS_URL: z.preprocess(blankIsAbsent, z.string().trim().optional()),
+  // A smee channel `serve` forwards to its webhook path (GitHub cannot reach a laptop).
+  WEBHOOK_PROXY_URL: z.preprocess(
+    blankIsAbsent,
+    z.url({ protocol: /^https?$/, error: expecting("an http(s) URL of a webhook channel") }).optional(),
+  ),
   AGENTFORGE_QUEUE_LEASE_MS: wholeNumber("a whole number of milliseconds, at least 15000", 15_000),
   AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY: wholeNumber("a whole number ≥ 1", 1),
   AGENTFORGE_WORKER_CONCURRENCY: wholeNumber("a whole number ≥ 1", 1),

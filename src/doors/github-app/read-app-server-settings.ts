@@ -22,6 +22,8 @@ export interface AppServerSettings {
   readonly hasRedis: boolean;
   /** Set with REDIS_URL: the queue, the budgets and Probot's rate limiting all use it. */
   readonly redisUrl?: string;
+  /** The webhook channel `serve` forwards to its webhook path (WEBHOOK_PROXY_URL). */
+  readonly webhookProxyUrl?: string;
   /** First part of every Redis key the queue and the budgets write (AGENTFORGE_QUEUE_PREFIX). */
   readonly redisPrefix: string;
   /** Per-installation budgets (AGENTFORGE_BUDGET_*); empty means none. */
@@ -106,6 +108,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
       logFormat: values.LOG_FORMAT,
       hasRedis: values.REDIS_URL !== undefined,
       ...(values.REDIS_URL === undefined ? {} : { redisUrl: values.REDIS_URL }),
+      ...(values.WEBHOOK_PROXY_URL === undefined ? {} : { webhookProxyUrl: values.WEBHOOK_PROXY_URL }),
       redisPrefix: redisPrefix.value,
       budgetLimits: budgetLimits.value,
       ...(values.AGENTFORGE_QUEUE_LEASE_MS === undefined

@@ -14,7 +14,8 @@ import { AppStartError } from "./app-start-error.js";
 import { createAgentForgeApp } from "./create-agent-forge-app.js";
 import { createAppProbot } from "./create-app-probot.js";
 import { createHealthServer } from "./create-health-server.js";
-import { createWebhookServer } from "./create-webhook-server.js";
+import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "./create-webhook-server.js";
+import { startWebhookProxy, type WebhookProxy } from "./start-webhook-proxy.js";
 import { decodeGitHubRequest } from "./github-request.js";
 import { createGitHubTaskHandler } from "./handle-github-task.js";
 import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
@@ -24,6 +25,7 @@ import type { AppServerSettings } from "./read-app-server-settings.js";
 import { probeGitHubApp, probeRedis, type DependencyProbe } from "./probe-app-dependencies.js";
 
 export { AppStartError } from "./app-start-error.js";
+export { startSetupServer } from "./start-setup-server.js";
 export {
   readAppServerSettings,
   type AppServerSettings,
@@ -219,8 +221,10 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     },
     options.mode === "serve" ? "AgentForge is listening" : "AgentForge worker is running",
   );
+  let proxy: WebhookProxy | null = null;
   let stopping: Promise<void> | null = null;
   async function stop(): Promise<void> {
+    await proxy?.stop();
     // Intake first, so no new task arrives; then no new claims, and running tasks end (they
     // checkpoint as they go, and a task stopped mid-run is resumed by whichever worker claims it).
     const closing = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -234,6 +238,24 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     await app.close();
     await runtime.close();
   }
+  if (options.mode === "serve" && settings.webhookProxyUrl !== undefined) {
+    try {
+      proxy = await startWebhookProxy({
+        source: settings.webhookProxyUrl,
+        target: `${baseUrl}${DEFAULT_WEBHOOK_PATH}`,
+        logger: log,
+      });
+      log.info({ proxy: settings.webhookProxyUrl }, "forwarding the webhook channel to this server");
+    } catch (error) {
+      await stop();
+      throw new AppStartError(
+        "DEPENDENCY_UNAVAILABLE",
+        "WEBHOOK_PROXY_URL",
+        `WEBHOOK_PROXY_URL: the webhook channel ${settings.webhookProxyUrl} cannot be opened (${error instanceof Error ? error.message : String(error)})\n  fix: Create a channel (for example at https://smee.io/new) and set WEBHOOK_PROXY_URL to it, or unset it when GitHub reaches this server directly.`,
+        { cause: error },
+      );
+    }
+  }
   return {
     url: options.mode === "serve" ? baseUrl : null,
     healthUrl: baseUrl,
@@ -242,17 +264,4 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       return stopping;
     },
   };
-}
-
-/**
- * Probot's first-run flow: a page on localhost that registers the app on GitHub from `app.yml`
- * (the manifest flow) and writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to `.env`. Restart
- * `agentforge serve` afterwards. Returns the stop function of the setup server.
- */
-export async function startSetupServer(env: NodeJS.ProcessEnv): Promise<{ stop(): Promise<void> }> {
-  const { run } = await import("probot");
-  const server = await run(() => undefined, {
-    env: { ...env, APP_ID: "", PRIVATE_KEY: "", PRIVATE_KEY_PATH: "" },
-  });
-  return { stop: () => server.stop() };
 }
