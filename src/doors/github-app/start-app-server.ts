@@ -5,6 +5,7 @@ import type { Probot } from "probot";
 import { createRuntime, probeModelEndpoint } from "../../core/runtime/index.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
+import { createOutageLog } from "../../observability/create-outage-log.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
 import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
@@ -144,15 +145,24 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   // The operator config's installation budgets, each overridden by its AGENTFORGE_BUDGET_* variable.
   const budgetLimits = mergeBudgetLimits(runtime.config.installation_budgets, settings.budgetLimits);
   const concurrentTasks = budgetLimits.concurrentTasks;
+  // While running, a Redis outage is one error line, a summary a minute and a recovery line:
+  // the queue's and the budgets' connections retry every second and would log each attempt.
+  let probeQueue: () => Promise<unknown> = () => Promise.reject(new Error("the queue is not open yet"));
+  const redisOutage =
+    settings.redisUrl === undefined
+      ? null
+      : createOutageLog({ service: "Redis", variable: "REDIS_URL", logger: log, probe: () => probeQueue() });
   const queue = await openTaskQueue({
     decodePayload: decodeGitHubRequest,
     env,
     prefix: settings.redisPrefix,
+    ...(redisOutage === null ? {} : { onError: (error: unknown) => redisOutage.reportError(error) }),
     ...(settings.leaseMs === undefined ? {} : { leaseMs: settings.leaseMs }),
     ...(settings.globalConcurrency === undefined ? {} : { globalConcurrency: settings.globalConcurrency }),
     // The queue holds an installation's extra tasks back instead of handing them to a worker.
     ...(concurrentTasks === undefined ? {} : { perInstallationConcurrency: concurrentTasks }),
   });
+  probeQueue = () => queue.stats();
   const metrics = createMetrics({ queue, withProcessMetrics: true });
   const opened: OpenedBudgets | null = hasBudgetLimits(budgetLimits)
     ? openInstallationBudgets({
@@ -160,6 +170,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
         dataDir: runtime.dataDir,
         ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
         redisPrefix: settings.redisPrefix,
+        ...(redisOutage === null ? {} : { onRedisError: (error: unknown) => redisOutage.reportError(error) }),
       })
     : null;
   const budgets = opened === null ? {} : { budgets: opened.budgets };
@@ -233,6 +244,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     await workersDone;
     server.closeAllConnections();
     await closing;
+    redisOutage?.close();
     await queue.close();
     await opened?.close();
     await app.close();
