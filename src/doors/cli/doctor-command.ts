@@ -10,7 +10,7 @@ import { loadDotEnv } from "./serve-command.js";
 export async function doctorCommand(options: { json?: boolean }, io: CliIo): Promise<number> {
   loadDotEnv(io.env);
   // The App door owns probot; the CLI only asks it for its checks.
-  const { runAppDoctorChecks } = await import("../github-app/run-app-doctor-checks.js");
+  const { runAppDoctorChecks } = await import("../github-app/start-app-server.js");
   const [core, app] = await Promise.all([runDoctorChecks(io.env), runAppDoctorChecks(io.env)]);
   const checks = [...core, ...app];
   if (options.json) io.stdout(`${JSON.stringify({ checks }, null, 2)}\n`);

@@ -27,6 +27,7 @@ import { probeGitHubApp, probeRedis, type DependencyProbe } from "./probe-app-de
 
 export { AppStartError } from "./app-start-error.js";
 export { startSetupServer } from "./start-setup-server.js";
+export { runAppDoctorChecks } from "./run-app-doctor-checks.js";
 export {
   readAppServerSettings,
   type AppServerSettings,
