@@ -2,7 +2,20 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { LoopEvent } from "../core/loop/index.js";
 import { TASK_STATES, type QueueStats } from "../queue/task-queue.js";
 
-export type TaskOutcome = "completed" | "failed" | "retried" | "cancelled" | "superseded" | "lease-lost";
+/**
+ * What became of a task attempt: `completed` only when the job did what was asked (a job that
+ * reported failure is `failed`), `refused` when it was not run (the installation's budget).
+ */
+export const TASK_OUTCOMES = [
+  "completed",
+  "failed",
+  "refused",
+  "retried",
+  "cancelled",
+  "superseded",
+  "lease-lost",
+] as const;
+export type TaskOutcome = (typeof TASK_OUTCOMES)[number];
 export type WebhookResult = "accepted" | "duplicate" | "ignored" | "refused" | "invalid" | "error";
 
 export interface MetricsOptions {
@@ -16,6 +29,8 @@ export interface MetricsOptions {
 export interface Metrics {
   readonly registry: Registry;
   recordTask(outcome: TaskOutcome, durationMs: number): void;
+  /** Task attempts by outcome since this process started (what `/healthz` reports). */
+  countTasks(): Readonly<Record<TaskOutcome, number>>;
   recordTokens(usage: { readonly promptTokens: number; readonly completionTokens: number }): void;
   recordCost(costUsd: number): void;
   recordRefusal(tool: string, reason: string): void;
@@ -99,11 +114,22 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
 
+  const taskCounts = Object.fromEntries(TASK_OUTCOMES.map((outcome) => [outcome, 0])) as Record<
+    TaskOutcome,
+    number
+  >;
+  // Every outcome is exported from the first scrape, so a rate over `failed` exists before the first failure.
+  for (const outcome of TASK_OUTCOMES) taskOutcomes.inc({ outcome }, 0);
+
   const metrics: Metrics = {
     registry,
     recordTask(outcome, durationMs) {
+      taskCounts[outcome] += 1;
       taskOutcomes.inc({ outcome });
       taskDuration.observe({ outcome }, Math.max(0, durationMs) / 1000);
+    },
+    countTasks() {
+      return { ...taskCounts };
     },
     recordTokens(usage) {
       if (usage.promptTokens > 0) tokens.inc({ kind: "prompt" }, usage.promptTokens);

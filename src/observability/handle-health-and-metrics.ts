@@ -28,7 +28,11 @@ export async function handleHealthAndMetrics(
     let status = 200;
     let body: object;
     try {
-      body = { status: "ok", ...(options.queue === undefined ? {} : { queue: await options.queue.stats() }) };
+      body = {
+        status: "ok",
+        tasks: options.metrics.countTasks(),
+        ...(options.queue === undefined ? {} : { queue: await options.queue.stats() }),
+      };
     } catch (error) {
       status = 503;
       body = { status: "error", error: error instanceof Error ? error.message : String(error) };

@@ -63,6 +63,15 @@ describe("health and metrics endpoints", () => {
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({
       status: "ok",
+      tasks: {
+        completed: 0,
+        failed: 0,
+        refused: 0,
+        retried: 0,
+        cancelled: 0,
+        superseded: 0,
+        "lease-lost": 0,
+      },
       queue: { queued: 1, running: 1, completed: 0, failed: 0, cancelled: 0, superseded: 0 },
     });
   });

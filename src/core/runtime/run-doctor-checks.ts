@@ -1,4 +1,4 @@
-import { access, constants } from "node:fs/promises";
+import { access, constants, readFile } from "node:fs/promises";
 import { runHostGit } from "../git/run-host-git.js";
 import { loadOperatorConfig } from "../config/load-operator-config.js";
 import { readModelEnvironment } from "../model/read-model-environment.js";
@@ -8,6 +8,7 @@ import { canListChildProcesses } from "../sandbox/list-child-processes.js";
 import { readSandboxMode, readSetupNetworkMode } from "../sandbox/sandbox-mode.js";
 import { checkTunDevice, TUN_DEVICE_FIX } from "../sandbox/check-tun-device.js";
 import { findSetupNetworkTools, setupNetworkSearchPath } from "../sandbox/start-setup-network.js";
+import { probeModelEndpoint } from "./probe-model-endpoint.js";
 
 export interface DoctorCheck {
   readonly name: string;
@@ -21,21 +22,73 @@ export interface DoctorCheck {
 export interface DoctorProbes {
   /** Whether the kernel lists a process's children in /proc, which the warm sandbox needs. */
   readonly canListChildProcesses?: () => boolean;
+  /** Reads a file of /proc/sys (the user-namespace switches). */
+  readonly readKernelSetting?: (path: string) => Promise<string | null>;
 }
 
-/** What `agentforge doctor` checks: git, sandbox, model settings, operator config, data dir, Node. */
+async function readKernelSetting(file: string): Promise<string | null> {
+  try {
+    return (await readFile(file, "utf8")).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/**
+ * What `agentforge doctor` checks, each for real: git runs, user namespaces are allowed, one
+ * command runs in a sandbox, the setup network's tools, the model endpoint answers (one
+ * `GET /models`), the operator config parses, the data dir is writable, Node is new enough.
+ */
 export async function runDoctorChecks(
   env: NodeJS.ProcessEnv = process.env,
   probes: DoctorProbes = {},
 ): Promise<DoctorCheck[]> {
-  const [git, sandbox, setupNetwork, config, dataDir] = await Promise.all([
+  const [git, namespaces, sandbox, setupNetwork, model, config, dataDir] = await Promise.all([
     checkGit(),
+    checkUserNamespaces(probes.readKernelSetting ?? readKernelSetting),
     checkSandbox(env, probes.canListChildProcesses ?? canListChildProcesses),
     checkSetupNetwork(env),
+    checkModel(env),
     checkConfig(env),
     checkDataDir(env),
   ]);
-  return [checkNode(), git, sandbox, setupNetwork, checkModel(env), config, dataDir];
+  return [checkNode(), git, namespaces, sandbox, setupNetwork, model, config, dataDir];
+}
+
+const NAMESPACES_FIX =
+  "Allow unprivileged user namespaces: sysctl -w user.max_user_namespaces=15000 kernel.unprivileged_userns_clone=1 (Ubuntu 24.04: also kernel.apparmor_restrict_unprivileged_userns=0); in Docker see docs/deployment.md.";
+
+/** bubblewrap builds its sandbox in a user namespace: these kernel switches turn them off. */
+async function checkUserNamespaces(read: (path: string) => Promise<string | null>): Promise<DoctorCheck> {
+  const [max, clone, apparmor] = await Promise.all([
+    read("/proc/sys/user/max_user_namespaces"),
+    read("/proc/sys/kernel/unprivileged_userns_clone"),
+    read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+  ]);
+  const off: string[] = [];
+  if (max === "0") off.push("user.max_user_namespaces=0");
+  if (clone === "0") off.push("kernel.unprivileged_userns_clone=0");
+  if (apparmor === "1") off.push("kernel.apparmor_restrict_unprivileged_userns=1");
+  if (off.length > 0 && process.getuid?.() !== 0)
+    return {
+      name: "user namespaces",
+      status: "problem",
+      detail: `turned off (${off.join(", ")}): bubblewrap cannot build a sandbox`,
+      fix: NAMESPACES_FIX,
+    };
+  if (off.length > 0)
+    return {
+      name: "user namespaces",
+      status: "warning",
+      detail: `${off.join(", ")}: allowed for root only; a worker not run as root cannot sandbox`,
+      fix: NAMESPACES_FIX,
+    };
+  return {
+    name: "user namespaces",
+    status: "ok",
+    detail: max === null ? "no limit the kernel reports" : `allowed (user.max_user_namespaces=${max})`,
+  };
 }
 
 function checkNode(): DoctorCheck {
@@ -103,10 +156,14 @@ async function checkSandbox(env: NodeJS.ProcessEnv, listsChildren: () => boolean
       fix: "Run workers on a kernel built with CONFIG_PROC_CHILDREN (most distribution kernels are).",
     };
   }
-  return { name: "sandbox", status: "ok", detail: `${described}; warm sandboxes on` };
+  return {
+    name: "sandbox",
+    status: "ok",
+    detail: `${described}; a command ran in a sandbox; warm sandboxes on`,
+  };
 }
 
-function checkModel(env: NodeJS.ProcessEnv): DoctorCheck {
+async function checkModel(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
   const model = readModelEnvironment(env);
   if (!model.success)
     return { name: "model", status: "problem", detail: model.error, fix: "Fix the variable named above." };
@@ -119,11 +176,27 @@ function checkModel(env: NodeJS.ProcessEnv): DoctorCheck {
       fix: "Set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (try `agentforge mock-model`).",
     };
   }
-  return {
-    name: "model",
-    status: "ok",
-    detail: `${model.value.model} at ${baseURL ?? "the OpenAI API"}${model.value.fallbackModels.length > 0 ? `; fallbacks ${model.value.fallbackModels.join(", ")}` : ""}`,
-  };
+  const fallbacks =
+    model.value.fallbackModels.length > 0 ? `; fallbacks ${model.value.fallbackModels.join(", ")}` : "";
+  const endpoint = await probeModelEndpoint(env);
+  if (!endpoint.success)
+    return { name: "model", status: "problem", detail: endpoint.error, fix: endpoint.fix };
+  const served = endpoint.models;
+  const listed =
+    served.length === 0
+      ? "it lists no models"
+      : `it serves ${served.slice(0, 8).join(", ")}${served.length > 8 ? ` and ${served.length - 8} more` : ""}`;
+  const wanted = [model.value.model, ...model.value.fallbackModels];
+  const missing = served.length === 0 ? [] : wanted.filter((name) => !served.includes(name));
+  const detail = `${model.value.model} at ${endpoint.url.replace(/\/models$/, "")}${fallbacks}; GET /models answered ${endpoint.status}: ${listed}`;
+  return missing.length === 0
+    ? { name: "model", status: "ok", detail }
+    : {
+        name: "model",
+        status: "warning",
+        detail: `${detail}; not listed: ${missing.join(", ")}`,
+        fix: "Set AGENTFORGE_MODEL (and AGENTFORGE_FALLBACK_MODELS) to models the endpoint serves.",
+      };
 }
 
 async function checkConfig(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {

@@ -1,9 +1,18 @@
 import { runDoctorChecks } from "../../core/runtime/index.js";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
+import { loadDotEnv } from "./serve-command.js";
 
-/** `agentforge doctor [--json]`: exit 0 when nothing is a problem (warnings are allowed). */
+/**
+ * `agentforge doctor [--json]`: the machine and the model, then the App's credentials and Redis,
+ * read from the same environment (and `.env`) `serve` reads. Exit 0 when nothing is a problem
+ * (warnings are allowed).
+ */
 export async function doctorCommand(options: { json?: boolean }, io: CliIo): Promise<number> {
-  const checks = await runDoctorChecks(io.env);
+  loadDotEnv(io.env);
+  // The App door owns probot; the CLI only asks it for its checks.
+  const { runAppDoctorChecks } = await import("../github-app/start-app-server.js");
+  const [core, app] = await Promise.all([runDoctorChecks(io.env), runAppDoctorChecks(io.env)]);
+  const checks = [...core, ...app];
   if (options.json) io.stdout(`${JSON.stringify({ checks }, null, 2)}\n`);
   else {
     for (const check of checks) {

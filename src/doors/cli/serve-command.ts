@@ -3,14 +3,18 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
 
+/** sysexits' EX_UNAVAILABLE, the code the CLI already gives an unreachable model. */
+const UNAVAILABLE = EXIT_CODES.modelUnavailable;
+
 const SETUP_STEPS = (
   missing: readonly string[],
 ) => `AgentForge cannot start the GitHub App: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set.
 
 To register the app (once):
-  1. Run \`npm start\` on your machine with no credentials in a terminal: it serves Probot's setup page
+  1. Run \`npm start\` on your machine with no credentials in a terminal: it serves a setup page
      on http://localhost:3000. Open it and click "Register GitHub App". GitHub creates the app from
-     app.yml (events and permissions) and the page writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to .env.
+     app.yml (events and permissions) with this server's /api/github/webhooks (or WEBHOOK_PROXY_URL)
+     as its webhook URL, and the page writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to .env.
   2. Or register it by hand at https://github.com/settings/apps/new with the events and permissions
      listed in app.yml, generate a private key, and set:
        APP_ID=<the app id>  PRIVATE_KEY_PATH=<the .pem file>  WEBHOOK_SECRET=<the secret you chose>
@@ -54,7 +58,7 @@ function describe(error: unknown): string {
 export async function serveCommand(io: CliIo, mode: "serve" | "worker" = "serve"): Promise<number> {
   loadDotEnv(io.env);
   // The App door owns probot; the CLI only launches it.
-  const { readAppServerSettings, startAppServer, startSetupServer } =
+  const { AppStartError, readAppServerSettings, startAppServer, startSetupServer } =
     await import("../github-app/start-app-server.js");
   const settings = await readAppServerSettings(io.env);
   if (!settings.success) {
@@ -64,8 +68,13 @@ export async function serveCommand(io: CliIo, mode: "serve" | "worker" = "serve"
       mode === "serve" && settings.problems.length === 0 && io.isTty && io.env.NODE_ENV !== "production";
     if (!canOfferSetup) return EXIT_CODES.usage;
     try {
-      const setup = await startSetupServer(io.env);
-      io.stderr(`Setup page: http://localhost:${io.env.PORT ?? "3000"} (Ctrl-C to stop)\n`);
+      const port = Number((io.env.PORT ?? "").trim() || "3000");
+      const setup = await startSetupServer({
+        env: io.env,
+        port: Number.isInteger(port) ? port : 3000,
+        host: (io.env.HOST ?? "").trim() || "localhost",
+      });
+      io.stderr(`Setup page: ${setup.url} (Ctrl-C to stop)\n`);
       await waitForStopSignal();
       await setup.stop();
       return EXIT_CODES.ok;
@@ -84,6 +93,11 @@ export async function serveCommand(io: CliIo, mode: "serve" | "worker" = "serve"
   try {
     server = await startAppServer({ settings: settings.value, env: io.env, mode });
   } catch (error) {
+    if (error instanceof AppStartError) {
+      io.stderr(`agentforge ${mode}: cannot start: ${error.message}\n`);
+      // 69 is EX_UNAVAILABLE: a service is down, the settings may be right; try again later.
+      return error.code === "DEPENDENCY_UNAVAILABLE" ? UNAVAILABLE : EXIT_CODES.usage;
+    }
     io.stderr(`agentforge ${mode}: could not start: ${describe(error)}\n`);
     return EXIT_CODES.usage;
   }

@@ -33,7 +33,18 @@ function wholeNumber(expected: string, minimum: number, maximum = Number.MAX_SAF
  * benchmarks) and the private key may come from a file: those are checked beside it.
  */
 export const appEnvironmentSchema = z.object({
-  APP_ID: z.preprocess(blankIsAbsent, z.string().trim().optional()),
+  // The App ID (digits) or, as GitHub now also accepts for the JWT, the app's Client ID (Iv…).
+  APP_ID: z.preprocess(
+    blankIsAbsent,
+    z
+      .string()
+      .trim()
+      .regex(/^(\d+|Iv[0-9A-Za-z.]+)$/, {
+        error: (issue) =>
+          `expected the App ID, a number shown as "App ID" on the app's settings page, got ${JSON.stringify(issue.input)}`,
+      })
+      .optional(),
+  ),
   PRIVATE_KEY: z.preprocess(blankIsAbsent, z.string().optional()),
   PRIVATE_KEY_PATH: z.preprocess(blankIsAbsent, z.string().optional()),
   WEBHOOK_SECRET: z.preprocess(blankIsAbsent, z.string().optional()),
@@ -57,6 +68,11 @@ export const appEnvironmentSchema = z.object({
       .transform((value): "json" | "pretty" => (value === "json" ? "json" : "pretty")),
   ),
   REDIS_URL: z.preprocess(blankIsAbsent, z.string().trim().optional()),
+  // A smee channel `serve` forwards to its webhook path (GitHub cannot reach a laptop).
+  WEBHOOK_PROXY_URL: z.preprocess(
+    blankIsAbsent,
+    z.url({ protocol: /^https?$/, error: expecting("an http(s) URL of a webhook channel") }).optional(),
+  ),
   AGENTFORGE_QUEUE_LEASE_MS: wholeNumber("a whole number of milliseconds, at least 15000", 15_000),
   AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY: wholeNumber("a whole number ≥ 1", 1),
   AGENTFORGE_WORKER_CONCURRENCY: wholeNumber("a whole number ≥ 1", 1),

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { readQueuePrefix } from "../../queue/read-queue-prefix.js";
 import type { BudgetLimits } from "./budgets/create-installation-budgets.js";
 import { readBudgetLimits } from "./budgets/read-budget-limits.js";
+import { readPrivateKey } from "./read-private-key.js";
 import {
   appEnvironmentSchema,
   describeEnvironmentIssues,
@@ -21,6 +22,8 @@ export interface AppServerSettings {
   readonly hasRedis: boolean;
   /** Set with REDIS_URL: the queue, the budgets and Probot's rate limiting all use it. */
   readonly redisUrl?: string;
+  /** The webhook channel `serve` forwards to its webhook path (WEBHOOK_PROXY_URL). */
+  readonly webhookProxyUrl?: string;
   /** First part of every Redis key the queue and the budgets write (AGENTFORGE_QUEUE_PREFIX). */
   readonly redisPrefix: string;
   /** Per-installation budgets (AGENTFORGE_BUDGET_*); empty means none. */
@@ -38,20 +41,26 @@ export type AppSettingsResult =
   | { readonly success: true; readonly value: AppServerSettings }
   | { readonly success: false; readonly missing: readonly string[]; readonly problems: readonly string[] };
 
-/** The private key as a PEM, from PRIVATE_KEY (with `\n` escapes as a `.env` file holds them) or its file. */
-async function readPrivateKey(
+/** The private key as a PEM, from PRIVATE_KEY (PEM, escaped or base64) or the file PRIVATE_KEY_PATH names. */
+async function readPrivateKeyFrom(
   key: string | undefined,
   keyPath: string | undefined,
   problems: string[],
 ): Promise<string> {
-  if (key !== undefined) return key.replace(/\\n/g, "\n");
-  if (keyPath === undefined) return "";
-  return readFile(keyPath, "utf8").catch((error: unknown) => {
-    problems.push(
-      `PRIVATE_KEY_PATH: cannot read ${keyPath} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-    );
-    return "";
-  });
+  if (key === undefined && keyPath === undefined) return "";
+  const text =
+    key ??
+    (await readFile(keyPath ?? "", "utf8").catch((error: unknown) => {
+      problems.push(
+        `PRIVATE_KEY_PATH: cannot read ${keyPath} (${(error as NodeJS.ErrnoException).code ?? "error"}); set it to the .pem file GitHub generated for the app`,
+      );
+      return null;
+    }));
+  if (text === null) return "";
+  const read = readPrivateKey(text, key === undefined ? "PRIVATE_KEY_PATH" : "PRIVATE_KEY");
+  if (read.success) return read.value;
+  problems.push(read.error);
+  return "";
 }
 
 /** Reads the App's environment once, through its schema; every problem is named at once. */
@@ -67,7 +76,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
   const missing: string[] = [];
   if (!isSet("APP_ID")) missing.push("APP_ID");
   const keyProblems: string[] = [];
-  const privateKey = await readPrivateKey(
+  const privateKey = await readPrivateKeyFrom(
     isSet("PRIVATE_KEY") ? env["PRIVATE_KEY"] : undefined,
     isSet("PRIVATE_KEY_PATH") ? env["PRIVATE_KEY_PATH"] : undefined,
     keyProblems,
@@ -99,6 +108,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
       logFormat: values.LOG_FORMAT,
       hasRedis: values.REDIS_URL !== undefined,
       ...(values.REDIS_URL === undefined ? {} : { redisUrl: values.REDIS_URL }),
+      ...(values.WEBHOOK_PROXY_URL === undefined ? {} : { webhookProxyUrl: values.WEBHOOK_PROXY_URL }),
       redisPrefix: redisPrefix.value,
       budgetLimits: budgetLimits.value,
       ...(values.AGENTFORGE_QUEUE_LEASE_MS === undefined

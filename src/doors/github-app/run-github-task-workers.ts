@@ -69,6 +69,23 @@ function handOverSaverFor(
   return save === undefined ? undefined : (value) => save(claimed, value);
 }
 
+/** A handler that returns has still not always done the work: its status says what happened. */
+function outcomeOfResult(outcome: TaskOutcome): TaskMetricOutcome {
+  switch (outcome.status) {
+    case "failed":
+      return "failed";
+    case "budget-spent":
+      return "refused";
+    case "pull-request-opened":
+    case "pull-request-updated":
+    case "plan-posted":
+    case "review-posted":
+    case "answered":
+    case "no-change":
+      return "completed";
+  }
+}
+
 function outcomeOfFailure(error: unknown, signal: AbortSignal, isLastAttempt: boolean): TaskMetricOutcome {
   if (signal.aborted) {
     return signal.reason instanceof TaskAbortedError && signal.reason.code === "LEASE_LOST"
@@ -104,7 +121,10 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
     const task = claimed.payload;
     const octokit = await options.getInstallationOctokit(task.installationId);
     const refused = await refuseForBudget(claimed, octokit);
-    if (refused !== null) return refused;
+    if (refused !== null) {
+      metrics?.recordTask("refused", 0);
+      return refused;
+    }
     const startedAt = now();
     const meter = createUsageMeter(metrics);
     const renewal =
@@ -131,7 +151,7 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
         onLoopEvent: meter.observe,
         ...(saveHandOver === undefined ? {} : { saveHandOver }),
       });
-      metrics?.recordTask("completed", now() - startedAt);
+      metrics?.recordTask(outcomeOfResult(outcome), now() - startedAt);
       return outcome;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -2,26 +2,33 @@ import { readdir, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Probot } from "probot";
-import { createRuntime } from "../../core/runtime/index.js";
+import { createRuntime, probeModelEndpoint } from "../../core/runtime/index.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
 import { INTAKE_JOURNAL_FILE_NAME, openIntakeJournal } from "../../queue/open-intake-journal.js";
+import { createOutageLog } from "../../observability/create-outage-log.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
 import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
 import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
 import { hasBudgetLimits, mergeBudgetLimits } from "./budgets/read-budget-limits.js";
+import { AppStartError } from "./app-start-error.js";
 import { createAgentForgeApp } from "./create-agent-forge-app.js";
 import { createAppProbot } from "./create-app-probot.js";
 import { createHealthServer } from "./create-health-server.js";
-import { createWebhookServer } from "./create-webhook-server.js";
+import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "./create-webhook-server.js";
+import { startWebhookProxy, type WebhookProxy } from "./start-webhook-proxy.js";
 import { decodeGitHubRequest } from "./github-request.js";
 import { createGitHubTaskHandler } from "./handle-github-task.js";
 import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
 import { createRedactor, type Redactor } from "../../core/safety/index.js";
 import { createRedactingLogger } from "./create-redacting-logger.js";
 import type { AppServerSettings } from "./read-app-server-settings.js";
+import { probeGitHubApp, probeRedis, type DependencyProbe } from "./probe-app-dependencies.js";
 
+export { AppStartError } from "./app-start-error.js";
+export { startSetupServer } from "./start-setup-server.js";
+export { runAppDoctorChecks } from "./run-app-doctor-checks.js";
 export {
   readAppServerSettings,
   type AppServerSettings,
@@ -57,12 +64,14 @@ async function removeLeftoverWorkspaces(cacheDir: string, dataDir: string): Prom
   return stale.length;
 }
 
-const appSchema = z.object({ slug: z.string().min(1) }).loose();
-
-/** The app's slug: the mention people type, and its bot login `slug[bot]`. */
-async function readAppSlug(probot: Probot): Promise<string> {
-  const appOctokit = await probot.auth();
-  return appSchema.parse((await appOctokit.request("GET /app")).data).slug;
+/** A dependency that does not answer at start stops the process: one message, no retry loop. */
+function requireDependency(probe: DependencyProbe): void {
+  if (probe.success) return;
+  throw new AppStartError(
+    probe.kind === "refused" ? "CREDENTIALS_REFUSED" : "DEPENDENCY_UNAVAILABLE",
+    probe.variable,
+    `${probe.error}\n  fix: ${probe.fix}`,
+  );
 }
 
 const tokenSchema = z.object({ token: z.string().min(1) }).loose();
@@ -79,6 +88,10 @@ async function createInstallationToken(probot: Probot, installationId: number): 
 /** The App: Probot, the guarded webhook server with /healthz, the queue, and (when asked) workers. */
 export async function startAppServer(options: StartAppServerOptions): Promise<AppServer> {
   const { settings, env } = options;
+  const runsWorkers = options.mode === "worker" || !settings.hasRedis;
+  // Checked before anything connects to it: Probot's rate limiter, the queue and the budgets
+  // would otherwise each retry a dead Redis forever.
+  if (settings.redisUrl !== undefined) requireDependency(await probeRedis(settings.redisUrl));
   // One redactor for the whole process: it starts with the App's own secrets, every run redacts
   // with it, and it learns the model key and every installation token as they come.
   const redactor: Redactor = createRedactor({ secrets: [settings.webhookSecret, settings.privateKey] });
@@ -102,6 +115,29 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   const probot = app.probot;
   await probot.ready();
   const log = probot.log;
+  // The app's slug is the mention people type, and its bot login `slug[bot]`; reading it proves
+  // the credentials. Workers also need the model: an endpoint that does not answer stops them now.
+  const github = await probeGitHubApp({
+    appId: settings.appId,
+    privateKey: settings.privateKey,
+    ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+  });
+  const model = runsWorkers ? await probeModelEndpoint(env) : null;
+  try {
+    requireDependency(github);
+    // Invalid model settings are createRuntime's to report, with the same words as the CLI's.
+    if (model !== null && !model.success && model.kind !== "settings")
+      requireDependency({ ...model, kind: model.kind === "unreachable" ? "unavailable" : "refused" });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const appSlug = github.slug ?? "";
+  if (model?.success === true)
+    log.info(
+      { url: model.url, status: model.status, models: model.models.slice(0, 20) },
+      "model endpoint answers",
+    );
   const runtime = await createRuntime({
     env,
     redactor,
@@ -111,15 +147,24 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   // The operator config's installation budgets, each overridden by its AGENTFORGE_BUDGET_* variable.
   const budgetLimits = mergeBudgetLimits(runtime.config.installation_budgets, settings.budgetLimits);
   const concurrentTasks = budgetLimits.concurrentTasks;
+  // While running, a Redis outage is one error line, a summary a minute and a recovery line:
+  // the queue's and the budgets' connections retry every second and would log each attempt.
+  let probeQueue: () => Promise<unknown> = () => Promise.reject(new Error("the queue is not open yet"));
+  const redisOutage =
+    settings.redisUrl === undefined
+      ? null
+      : createOutageLog({ service: "Redis", variable: "REDIS_URL", logger: log, probe: () => probeQueue() });
   const queue = await openTaskQueue({
     decodePayload: decodeGitHubRequest,
     env,
     prefix: settings.redisPrefix,
+    ...(redisOutage === null ? {} : { onError: (error: unknown) => redisOutage.reportError(error) }),
     ...(settings.leaseMs === undefined ? {} : { leaseMs: settings.leaseMs }),
     ...(settings.globalConcurrency === undefined ? {} : { globalConcurrency: settings.globalConcurrency }),
     // The queue holds an installation's extra tasks back instead of handing them to a worker.
     ...(concurrentTasks === undefined ? {} : { perInstallationConcurrency: concurrentTasks }),
   });
+  probeQueue = () => queue.stats();
   const metrics = createMetrics({ queue, withProcessMetrics: true });
   const opened: OpenedBudgets | null = hasBudgetLimits(budgetLimits)
     ? openInstallationBudgets({
@@ -127,11 +172,10 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
         dataDir: runtime.dataDir,
         ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
         redisPrefix: settings.redisPrefix,
+        ...(redisOutage === null ? {} : { onRedisError: (error: unknown) => redisOutage.reportError(error) }),
       })
     : null;
   const budgets = opened === null ? {} : { budgets: opened.budgets };
-  const appSlug = await readAppSlug(probot);
-  const runsWorkers = options.mode === "worker" || !settings.hasRedis;
   const workersController = new AbortController();
   let workersDone: Promise<unknown> = Promise.resolve();
   if (runsWorkers) {
@@ -195,8 +239,10 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     },
     options.mode === "serve" ? "AgentForge is listening" : "AgentForge worker is running",
   );
+  let proxy: WebhookProxy | null = null;
   let stopping: Promise<void> | null = null;
   async function stop(): Promise<void> {
+    await proxy?.stop();
     // Intake first, so no new task arrives; then no new claims, and running tasks end (they
     // checkpoint as they go, and a task stopped mid-run is resumed by whichever worker claims it).
     const closing = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -207,10 +253,29 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     await closing;
     // Triage still under way is settled or, if cut short, triaged again at the next start.
     await journal?.close();
+    redisOutage?.close();
     await queue.close();
     await opened?.close();
     await app.close();
     await runtime.close();
+  }
+  if (options.mode === "serve" && settings.webhookProxyUrl !== undefined) {
+    try {
+      proxy = await startWebhookProxy({
+        source: settings.webhookProxyUrl,
+        target: `${baseUrl}${DEFAULT_WEBHOOK_PATH}`,
+        logger: log,
+      });
+      log.info({ proxy: settings.webhookProxyUrl }, "forwarding the webhook channel to this server");
+    } catch (error) {
+      await stop();
+      throw new AppStartError(
+        "DEPENDENCY_UNAVAILABLE",
+        "WEBHOOK_PROXY_URL",
+        `WEBHOOK_PROXY_URL: the webhook channel ${settings.webhookProxyUrl} cannot be opened (${error instanceof Error ? error.message : String(error)})\n  fix: Create a channel (for example at https://smee.io/new) and set WEBHOOK_PROXY_URL to it, or unset it when GitHub reaches this server directly.`,
+        { cause: error },
+      );
+    }
   }
   return {
     url: options.mode === "serve" ? baseUrl : null,
@@ -220,17 +285,4 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       return stopping;
     },
   };
-}
-
-/**
- * Probot's first-run flow: a page on localhost that registers the app on GitHub from `app.yml`
- * (the manifest flow) and writes APP_ID, PRIVATE_KEY and WEBHOOK_SECRET to `.env`. Restart
- * `agentforge serve` afterwards. Returns the stop function of the setup server.
- */
-export async function startSetupServer(env: NodeJS.ProcessEnv): Promise<{ stop(): Promise<void> }> {
-  const { run } = await import("probot");
-  const server = await run(() => undefined, {
-    env: { ...env, APP_ID: "", PRIVATE_KEY: "", PRIVATE_KEY_PATH: "" },
-  });
-  return { stop: () => server.stop() };
 }

@@ -23,4 +23,32 @@ describe("runDoctorChecks", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("says when the kernel turns user namespaces off, with the sysctl that turns them on", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentforge-doctor-"));
+    try {
+      const env = { AGENTFORGE_DATA_DIR: join(dir, "data"), PATH: process.env.PATH ?? "" };
+      const off = await runDoctorChecks(env, {
+        readKernelSetting: (path) =>
+          Promise.resolve(
+            path.endsWith("max_user_namespaces")
+              ? "0"
+              : path.endsWith("apparmor_restrict_unprivileged_userns")
+                ? "1"
+                : null,
+          ),
+      });
+      const check = off.find((entry) => entry.name === "user namespaces");
+      // Root may still build namespaces with these off; anyone else cannot.
+      expect(check?.status).toBe(process.getuid?.() === 0 ? "warning" : "problem");
+      expect(check?.detail).toContain(
+        "user.max_user_namespaces=0, kernel.apparmor_restrict_unprivileged_userns=1",
+      );
+      expect(check?.fix).toContain("sysctl -w user.max_user_namespaces=15000");
+      const on = await runDoctorChecks(env, { readKernelSetting: () => Promise.resolve("10") });
+      expect(on.find((entry) => entry.name === "user namespaces")).toMatchObject({ status: "ok" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

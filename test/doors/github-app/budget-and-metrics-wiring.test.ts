@@ -210,6 +210,8 @@ describe("budgets and metrics in the App", () => {
     expect(comments[0]!.body).toContain("daily cost budget of this installation is spent: $5.25 of $5.00");
     const stats = await queue.stats();
     expect(stats).toMatchObject({ completed: 1, queued: 0, running: 0 });
+    // The queue finished the task, but nothing was done: operators see it as refused.
+    expect(metrics.countTasks()).toMatchObject({ completed: 0, refused: 1 });
   });
 
   it("charges what a run spent, even when it fails, and records outcome, duration, tokens and refusals", async () => {

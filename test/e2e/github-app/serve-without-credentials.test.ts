@@ -10,11 +10,11 @@ describe("agentforge serve and worker without what they need", () => {
     expect(outcome.stderr).toContain("WEBHOOK_SECRET");
     expect(outcome.stderr).toContain("https://github.com/settings/apps/new");
     expect(outcome.stderr).not.toMatch(/\n\s+at /);
-  }, 20_000);
+  }, 60_000);
 
   it("worker says that it needs REDIS_URL", async () => {
     const outcome = await runCli(["worker"], { APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: "s" });
     expect(outcome.code).toBe(64);
     expect(outcome.stderr).toContain("REDIS_URL is not set");
-  }, 20_000);
+  }, 60_000);
 });

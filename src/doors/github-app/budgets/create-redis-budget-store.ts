@@ -17,11 +17,15 @@ return 0
 export interface RedisBudgetStoreOptions {
   readonly connection: string;
   readonly prefix?: string;
+  /** Connection errors; ioredis would otherwise print each reconnect attempt's error itself. */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** Budgets in Redis, shared by every instance of a deployment. Daily counters expire after two days. */
 export function createRedisBudgetStore(options: RedisBudgetStoreOptions): BudgetStore {
   const redis = new Redis(options.connection, { maxRetriesPerRequest: 3 });
+  const reportError = options.onError ?? ((): void => undefined);
+  redis.on("error", reportError);
   const base = `${options.prefix ?? "agentforge"}:budget:`;
   const usageKey = (installationId: number, day: string): string => `${base}usage:${installationId}:${day}`;
   const runningKey = (installationId: number): string => `${base}running:${installationId}`;

@@ -25,6 +25,8 @@ export function openInstallationBudgets(options: {
   readonly dataDir: string;
   readonly redisUrl?: string;
   readonly redisPrefix?: string;
+  /** Redis connection errors (an outage); without it they are dropped. */
+  readonly onRedisError?: (error: unknown) => void;
 }): OpenedBudgets {
   const redisUrl = options.redisUrl?.trim() ?? "";
   const store: BudgetStore =
@@ -33,6 +35,7 @@ export function openInstallationBudgets(options: {
       : createRedisBudgetStore({
           connection: redisUrl,
           ...(options.redisPrefix === undefined ? {} : { prefix: options.redisPrefix }),
+          ...(options.onRedisError === undefined ? {} : { onError: options.onRedisError }),
         });
   return {
     budgets: createInstallationBudgets({ store, limits: options.limits }),
