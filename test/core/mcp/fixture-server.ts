@@ -18,10 +18,11 @@ export const FILESYSTEM_SERVER = path.join(
 /**
  * A small stdio MCP server built on the SDK, for what the published servers cannot do on demand:
  * crash during a call, hang, refuse to start, leak a secret, or name a tool as a test needs.
- * Env: FIXTURE_TOOL_PREFIX (prefix on every tool name), FIXTURE_REFUSE_START_IF_EXISTS (a path).
+ * Env: FIXTURE_TOOL_PREFIX (prefix on every tool name), FIXTURE_REFUSE_START_IF_EXISTS (a path),
+ * FIXTURE_IGNORE_STDIN_END and FIXTURE_STDIN_END_FILE (below).
  */
 const SOURCE = `
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 
 const refuseFile = process.env.FIXTURE_REFUSE_START_IF_EXISTS;
 if (refuseFile && existsSync(refuseFile)) {
@@ -65,8 +66,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 });
 // Stays alive while stdin is open, like any stdio server; a hung tool keeps a timer alive.
 setInterval(() => {}, 1 << 30);
-// FIXTURE_IGNORE_STDIN_END plays a server that does not notice its client went away.
-if (!process.env.FIXTURE_IGNORE_STDIN_END) process.stdin.on("end", () => process.exit(0));
+// FIXTURE_IGNORE_STDIN_END plays a server that does not notice its client went away;
+// FIXTURE_STDIN_END_FILE is written when stdin ends, so a test knows that moment has passed.
+process.stdin.on("end", () => {
+  if (process.env.FIXTURE_STDIN_END_FILE) writeFileSync(process.env.FIXTURE_STDIN_END_FILE, "");
+  if (!process.env.FIXTURE_IGNORE_STDIN_END) process.exit(0);
+});
 await server.connect(new StdioServerTransport());
 `;
 
