@@ -3,6 +3,7 @@ import { checkToolCallPairing } from "../../src/mock-model/chat-request-body.js"
 import type { MockScript } from "../../src/mock-model/mock-script.js";
 import type { MockModelServer } from "../../src/mock-model/start-mock-model-server.js";
 import { startMockModelServer } from "../../src/mock-model/start-mock-model-server.js";
+import { waitUntil } from "../support/wait-until.js";
 
 const servers: MockModelServer[] = [];
 afterEach(async () => {
@@ -127,7 +128,7 @@ describe("startMockModelServer", () => {
       () => "answered",
       () => "connection closed",
     );
-    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitUntil(() => server.requests.length > 0, "the hanging request to arrive");
     const started = Date.now();
     await server.close();
     expect(Date.now() - started).toBeLessThan(1_000);

@@ -1,21 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { runWorkerLoop, TaskAbortedError } from "../../src/queue/run-worker-loop.js";
 import type { TaskQueue } from "../../src/queue/task-queue.js";
+import { deferred } from "../support/deferred.js";
 import { makeTempDir, openTestQueue, removeDir, task, type TestPayload } from "./queue-test-helpers.js";
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((settle) => (resolve = settle));
-  return { promise, resolve };
-}
-
-async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("runWorkerLoop", () => {
   let dir: string;
@@ -33,19 +20,25 @@ describe("runWorkerLoop", () => {
     for (let index = 0; index < 6; index += 1) await queue.enqueue(task(`o/r#${index}`, `t${index}`));
     let active = 0;
     let peak = 0;
+    let handled = 0;
+    const allHandled = deferred();
     const controller = new AbortController();
     const loop = runWorkerLoop(
       queue,
       async (claimed) => {
         active += 1;
         peak = Math.max(peak, active);
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        // Each task yields a macrotask, so the loop has the chance to claim a third one at once.
+        await new Promise((resolve) => setImmediate(resolve));
         active -= 1;
+        handled += 1;
+        if (handled === 6) allHandled.resolve();
         return { label: claimed.payload.label };
       },
       { concurrency: 2, signal: controller.signal, pollMs: 5 },
     );
-    await waitUntil(async () => (await queue.stats()).completed === 6);
+    await allHandled.promise;
+    // Stopping waits for the running tasks, so their outcomes are recorded when the loop ends.
     controller.abort();
     expect(await loop).toEqual({ claimed: 6, completed: 6, failed: 0 });
     expect(peak).toBe(2);
@@ -70,7 +63,8 @@ describe("runWorkerLoop", () => {
     controller.abort();
     let settled = false;
     void loop.then(() => (settled = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The stop is handled in promise callbacks only: a macrotask later the loop would have ended.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false); // still waiting for the running task
     release.resolve();
     expect(await loop).toEqual({ claimed: 1, completed: 1, failed: 0 });
@@ -80,21 +74,23 @@ describe("runWorkerLoop", () => {
   it("aborts a running task at once when its key is cancelled", async () => {
     const { taskId } = await queue.enqueue(task("o/r#1", "long"));
     const controller = new AbortController();
-    let abortReason: unknown;
+    const started = deferred();
+    const aborted = deferred<unknown>();
     const loop = runWorkerLoop(
       queue,
       (_claimed, { signal }) =>
         new Promise((_resolve, reject) => {
+          started.resolve();
           signal.addEventListener("abort", () => {
-            abortReason = signal.reason;
+            aborted.resolve(signal.reason);
             reject(new Error("stopped"));
           });
         }),
       { concurrency: 1, signal: controller.signal, pollMs: 5 },
     );
-    await waitUntil(async () => (await queue.stats()).running === 1);
+    await started.promise;
     await queue.cancel("o/r#1");
-    await waitUntil(() => abortReason !== undefined);
+    const abortReason = await aborted.promise;
     controller.abort();
     await loop;
     expect(abortReason).toBeInstanceOf(TaskAbortedError);
@@ -105,17 +101,19 @@ describe("runWorkerLoop", () => {
     const retrying = openTestQueue(dir, { retryBackoff: { baseMs: 1, maxMs: 1 } });
     await retrying.enqueue(task("o/r#1", "flaky"));
     let calls = 0;
+    const retried = deferred();
     const controller = new AbortController();
     const loop = runWorkerLoop(
       retrying,
       async () => {
         calls += 1;
         if (calls === 1) throw Object.assign(new Error("rate limited"), { retryable: true });
+        retried.resolve();
         return "ok";
       },
       { concurrency: 1, signal: controller.signal, pollMs: 5 },
     );
-    await waitUntil(async () => (await retrying.stats()).completed === 1);
+    await retried.promise;
     controller.abort();
     expect(await loop).toEqual({ claimed: 2, completed: 1, failed: 1 });
     await retrying.close();

@@ -10,7 +10,7 @@ export interface RunLimits {
   readonly maxTotalTokens?: number;
   readonly maxCostUsd?: number;
   readonly maxWallClockMs?: number;
-  /** A tool call without a timeout of its own (file tools, MCP tools, subagents). */
+  /** A tool call without a timeout of its own (file tools) and a call to an MCP server; a subagent has its own. */
   readonly toolTimeoutMs: number;
   /** A shell command, a setup or test command and an after-tool hook. */
   readonly commandTimeoutMs: number;

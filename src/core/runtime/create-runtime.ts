@@ -142,6 +142,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const dataDir = resolveDataDir(env);
   const mcp = createMcpManager(config.mcp_servers, {
     reservedNames: BUILT_IN_TOOL_NAMES,
+    // An MCP call carries its own timeout, so the operator's tool timeout must be handed to it.
+    callTimeoutMs: limits.toolTimeoutMs,
     ...(options.log ? { log: options.log } : {}),
   });
   const started = await mcp.start();

@@ -23,6 +23,8 @@ export interface HandOverWriter {
   observe(event: LoopEvent): void;
   /** Waits for a capture in progress (call before the task ends). */
   settle(): Promise<void>;
+  /** Resolves once no capture is running or waiting to run; captures go on afterwards. */
+  idle(): Promise<void>;
 }
 
 /** A stored value larger than this is not written: the next worker would start over anyway. */
@@ -120,6 +122,10 @@ export function createHandOverWriter(options: HandOverWriterOptions): HandOverWr
     async settle() {
       stopped = true;
       await inFlight;
+    },
+    async idle() {
+      // A capture that ends may start the pending one before its promise settles.
+      while (inFlight !== null) await inFlight;
     },
   };
 }

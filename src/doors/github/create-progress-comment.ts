@@ -8,6 +8,8 @@ export interface ProgressComment {
   update(text: string): Promise<void>;
   /** Posts the final text at once, after any edit in flight; never dropped by the throttle. */
   finish(text: string): Promise<void>;
+  /** Resolves once no throttled update is waiting and every write has been sent. */
+  idle(): Promise<void>;
   readonly commentId: number | null;
 }
 
@@ -35,6 +37,9 @@ export function createProgressComment(
   let lastWriteAt = Number.NEGATIVE_INFINITY;
   let pendingText: string | null = null;
   let timer: NodeJS.Timeout | null = null;
+  /** Settles when the throttled update fires or is dropped. */
+  let scheduled: Promise<void> | null = null;
+  let settleScheduled: () => void = () => undefined;
   let isFinished = false;
   // Every request runs in order, so an older text can never overwrite a newer one.
   let chain: Promise<void> = Promise.resolve();
@@ -82,6 +87,7 @@ export function createProgressComment(
 
   function flushPending(): Promise<void> {
     timer = null;
+    settleScheduled();
     if (pendingText === null || isFinished) return Promise.resolve();
     const text = pendingText;
     pendingText = null;
@@ -103,6 +109,12 @@ export function createProgressComment(
       const waitMs = lastWriteAt + minIntervalMs - Date.now();
       if (waitMs <= 0 && timer === null) return flushPending();
       if (timer === null) {
+        scheduled = new Promise((resolve) => {
+          settleScheduled = () => {
+            scheduled = null;
+            resolve();
+          };
+        });
         timer = setTimeout(() => void flushPending(), Math.max(0, waitMs));
         timer.unref();
       }
@@ -113,7 +125,12 @@ export function createProgressComment(
       pendingText = null;
       if (timer !== null) clearTimeout(timer);
       timer = null;
+      settleScheduled();
       return enqueueWrite(text);
+    },
+    async idle() {
+      while (scheduled !== null) await scheduled;
+      await chain;
     },
   };
 }

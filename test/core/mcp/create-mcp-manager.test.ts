@@ -8,6 +8,7 @@ import { isProcessAlive } from "../../../src/core/mcp/child-process-reaper.js";
 import { MODEL_TOOL_NAME_PATTERN } from "../../../src/core/mcp/mcp-tool-names.js";
 import type { Tool, ToolContext } from "../../../src/core/tools/tool.js";
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER } from "./fixture-server.js";
+import { waitUntil } from "../../support/wait-until.js";
 
 function contextFor(root: string, signal = new AbortController().signal): ToolContext {
   return { workspaceRoot: root, scratchDir: root, signal, runId: "mcp-test" };
@@ -17,15 +18,6 @@ function toolNamed(tools: readonly Tool[], name: string): Tool {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no tool ${name} among ${tools.map((candidate) => candidate.name).join(", ")}`);
   return tool;
-}
-
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
 }
 
 describe("the MCP manager against the published servers", () => {
@@ -155,7 +147,9 @@ describe("the MCP manager against the published servers", () => {
     const startedAt = Date.now();
     await manager.close();
     const closeMs = Date.now() - startedAt;
-    expect(await waitUntil(() => pids.every((pid) => !isProcessAlive(pid!)), 3_000)).toBe(true);
+    await waitUntil(() => pids.every((pid) => !isProcessAlive(pid!)), "both servers to exit", {
+      timeoutMs: 3_000,
+    });
     expect(closeMs).toBeLessThan(3_000);
     const afterClose = await toolNamed(tools, "everything__echo").execute(
       { message: "late" },

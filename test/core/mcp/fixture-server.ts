@@ -17,11 +17,12 @@ export const FILESYSTEM_SERVER = path.join(
 
 /**
  * A small stdio MCP server built on the SDK, for what the published servers cannot do on demand:
- * crash during a call, hang, refuse to start, leak a secret, or name a tool as a test needs.
- * Env: FIXTURE_TOOL_PREFIX (prefix on every tool name), FIXTURE_REFUSE_START_IF_EXISTS (a path).
+ * crash during a call, hang or answer late, refuse to start, leak a secret, or name a tool as a test needs.
+ * Env: FIXTURE_TOOL_PREFIX (prefix on every tool name), FIXTURE_REFUSE_START_IF_EXISTS (a path),
+ * FIXTURE_IGNORE_STDIN_END and FIXTURE_STDIN_END_FILE (below).
  */
 const SOURCE = `
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 
 const refuseFile = process.env.FIXTURE_REFUSE_START_IF_EXISTS;
 if (refuseFile && existsSync(refuseFile)) {
@@ -38,6 +39,7 @@ const tools = [
   { name: "whoami", description: "The server's pid.", inputSchema: objectSchema() },
   { name: "crash", description: "Exit during the call.", inputSchema: objectSchema() },
   { name: "hang", description: "Never answer.", inputSchema: objectSchema() },
+  { name: "slow", description: "Answer after ms milliseconds.", inputSchema: objectSchema({ ms: { type: "number" } }, ["ms"]) },
   { name: "leak", description: "Return a secret and a forged fence.", inputSchema: objectSchema() },
   { name: "picture", description: "Return an image.", inputSchema: objectSchema() },
   { name: "fail", description: "Return an error result.", inputSchema: objectSchema() },
@@ -56,6 +58,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     case "whoami": return text("pid " + process.pid);
     case "crash": process.exit(3);
     case "hang": return new Promise(() => {});
+    case "slow": return new Promise((resolve) => setTimeout(() => resolve(text("slept " + args.ms)), Number(args.ms)));
     case "leak": return text(process.env.FIXTURE_LEAK_TEXT ?? "");
     case "picture": return { content: [{ type: "image", data: "aGVsbG8gd29ybGQ=", mimeType: "image/png" }, { type: "text", text: "a picture" }] };
     case "fail": return { isError: true, content: [{ type: "text", text: "the fixture failed on purpose" }] };
@@ -65,8 +68,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 });
 // Stays alive while stdin is open, like any stdio server; a hung tool keeps a timer alive.
 setInterval(() => {}, 1 << 30);
-// FIXTURE_IGNORE_STDIN_END plays a server that does not notice its client went away.
-if (!process.env.FIXTURE_IGNORE_STDIN_END) process.stdin.on("end", () => process.exit(0));
+// FIXTURE_IGNORE_STDIN_END plays a server that does not notice its client went away;
+// FIXTURE_STDIN_END_FILE is written when stdin ends, so a test knows that moment has passed.
+process.stdin.on("end", () => {
+  if (process.env.FIXTURE_STDIN_END_FILE) writeFileSync(process.env.FIXTURE_STDIN_END_FILE, "");
+  if (!process.env.FIXTURE_IGNORE_STDIN_END) process.exit(0);
+});
 await server.connect(new StdioServerTransport());
 `;
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,17 +8,9 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { isProcessAlive, signalProcesses } from "../../../src/core/mcp/child-process-reaper.js";
 import { writeFixtureServer } from "./fixture-server.js";
+import { waitUntil } from "../../support/wait-until.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
-
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
-}
 
 /**
  * A separate process starts an MCP server through the manager and then dies without calling
@@ -36,12 +29,16 @@ describe("MCP child processes when the parent dies without closing", () => {
       entry,
       `import { createMcpManager } from ${JSON.stringify(path.join(repoRoot, "src/core/mcp/create-mcp-manager.ts"))};
 const manager = createMcpManager({
-  child: { command: process.execPath, args: [${JSON.stringify(fixture)}], env: { FIXTURE_IGNORE_STDIN_END: "1" } },
+  child: {
+    command: process.execPath,
+    args: [${JSON.stringify(fixture)}],
+    env: { FIXTURE_IGNORE_STDIN_END: "1", FIXTURE_STDIN_END_FILE: process.env.STDIN_END_FILE ?? "" },
+  },
 });
 await manager.start();
 process.stdout.write("pid " + manager.status()[0].pid + "\\n");
 const ending = process.argv[2];
-if (ending === "throw") setTimeout(() => { throw new Error("parent crashed"); }, 50);
+if (ending === "throw") setImmediate(() => { throw new Error("parent crashed"); });
 setInterval(() => {}, 1000);
 `,
       "utf8",
@@ -79,7 +76,9 @@ setInterval(() => {}, 1000);
         resolve(exitCode ?? (signal ? -1 : 0));
       }),
     );
-    await waitUntil(() => /pid \d+/.test(stdout) || hasExited, 15_000);
+    await waitUntil(() => /pid \d+/.test(stdout) || hasExited, "the parent to print its server's pid", {
+      timeoutMs: 15_000,
+    });
     const serverPid = Number(/pid (\d+)/.exec(stdout)?.[1]);
     if (!Number.isInteger(serverPid)) throw new Error(`the parent printed no pid; stderr: ${stderr}`);
     leftovers.push(serverPid);
@@ -90,19 +89,26 @@ setInterval(() => {}, 1000);
   it.each(["throw", "sigterm"])("leaves no server behind when the parent ends by %s", async (ending) => {
     const { serverPid, code } = await runParent(ending);
     expect(code).not.toBe(0);
-    expect(await waitUntil(() => !isProcessAlive(serverPid), 2_000)).toBe(true);
+    await waitUntil(() => !isProcessAlive(serverPid), "the server to exit", { timeoutMs: 2_000 });
   });
 
   it("really needs the hooks: a parent killed with SIGKILL (no hooks run) leaves this server running", async () => {
-    const parent = spawn(process.execPath, [bundle, "wait"], { stdio: ["ignore", "pipe", "ignore"] });
+    const stdinEnded = path.join(directory, "stdin-ended");
+    const parent = spawn(process.execPath, [bundle, "wait"], {
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, STDIN_END_FILE: stdinEnded },
+    });
     let stdout = "";
     parent.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    await waitUntil(() => /pid \d+/.test(stdout), 15_000);
+    await waitUntil(() => /pid \d+/.test(stdout), "the parent to print its server's pid", {
+      timeoutMs: 15_000,
+    });
     const serverPid = Number(/pid (\d+)/.exec(stdout)?.[1]);
     leftovers.push(serverPid);
     parent.kill("SIGKILL");
     await new Promise((resolve) => parent.on("exit", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server has seen its client go (the only other thing that could end it): it is still running.
+    await waitUntil(() => existsSync(stdinEnded), "the server to see its stdin end");
     expect(isProcessAlive(serverPid)).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { createMcpManager, type McpManager } from "../../../src/core/mcp/create-
 import { isProcessAlive, listDescendantPids } from "../../../src/core/mcp/child-process-reaper.js";
 import type { Tool, ToolContext } from "../../../src/core/tools/tool.js";
 import { writeFixtureServer } from "./fixture-server.js";
+import { waitUntil } from "../../support/wait-until.js";
 
 function contextFor(signal = new AbortController().signal): ToolContext {
   return { workspaceRoot: os.tmpdir(), scratchDir: os.tmpdir(), signal, runId: "mcp-failures" };
@@ -21,15 +22,6 @@ function call(
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   return tool.execute(input, contextFor(signal));
-}
-
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
 }
 
 const pidOf = (output: string): number => Number(/pid (\d+)/.exec(output)?.[1]);
@@ -91,7 +83,7 @@ describe("MCP servers that fail", () => {
     const crashed = await call(tools, "flaky__crash");
     expect(crashed).toMatchObject({ ok: false, error: { error_type: "MCP_ERROR", recoverable: true } });
     expect(crashed.error?.message).toMatch(/closed the connection during the call/);
-    expect(await waitUntil(() => !isProcessAlive(firstPid), 2_000)).toBe(true);
+    await waitUntil(() => !isProcessAlive(firstPid), "the crashed server to be gone", { timeoutMs: 2_000 });
 
     const again = await call(tools, "flaky__whoami");
     expect(again.ok).toBe(true);
@@ -157,6 +149,7 @@ describe("MCP servers that fail", () => {
     );
     const { tools } = await manager.start();
     const controller = new AbortController();
+    // The abort mid-call is the work under test: the call has been sent and hangs by then.
     setTimeout(() => controller.abort(new Error("tool timeout")), 150);
     const startedAt = Date.now();
     const cancelled = await call(tools, "slow__hang", {}, controller.signal);
@@ -188,8 +181,10 @@ describe("MCP servers that fail", () => {
     expect(serverPid).not.toBe(wrapperPid);
     expect(isProcessAlive(serverPid)).toBe(true);
     await manager.close();
-    expect(await waitUntil(() => !isProcessAlive(serverPid) && !isProcessAlive(wrapperPid), 3_000)).toBe(
-      true,
+    await waitUntil(
+      () => !isProcessAlive(serverPid) && !isProcessAlive(wrapperPid),
+      "the server and its wrapper to exit",
+      { timeoutMs: 3_000 },
     );
   });
 });

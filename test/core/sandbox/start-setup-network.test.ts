@@ -17,8 +17,15 @@ const hostAddress = Object.values(networkInterfaces())
   .find((address) => address?.family === "IPv4" && !address.internal)?.address;
 
 const tools = await findSetupNetworkTools();
-const canRun = tools.success && process.getuid?.() === 0 && hostAddress !== undefined;
-const describeIfPossible = canRun ? describe : describe.skip;
+const skipReason = !tools.success
+  ? `missing ${tools.missing.join(", ")}`
+  : process.getuid?.() !== 0
+    ? "the tests do not run as root"
+    : hostAddress === undefined
+      ? "this machine has no external IPv4 address"
+      : undefined;
+if (skipReason !== undefined) console.warn(`Skipping the setup network tests: ${skipReason}.`);
+const describeIfPossible = skipReason === undefined ? describe : describe.skip;
 
 function listen(host: string): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, expect, it } from "@jest/globals";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, realpath } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createSandboxRunner, type SandboxRunner } from "../../../src/core/sandbox/create-sandbox-runner.js";
+import { waitUntil } from "../../support/wait-until.js";
 import { describeWithBwrap, detection, makeTempDirectory, removeDirectory } from "./sandbox-test-helpers.js";
 
 // When the sandbox's pid 1 started, in clock ticks since boot: namespace ids are reused once freed,
@@ -183,12 +184,14 @@ describeWithBwrap("the warm sandbox", () => {
   });
 
   it("runs a second command at the same time in a fresh sandbox of its own", async () => {
-    const [slow, quick] = await Promise.all([
-      run(`sleep 0.5; ${SANDBOX_IDENTITY}; cat /proc/self/cgroup`),
-      new Promise((resolve) => setTimeout(resolve, 100)).then(() =>
-        run(`${SANDBOX_IDENTITY}; cat /proc/self/cgroup`),
-      ),
-    ]);
+    // The first command holds the warm sandbox until the second one has finished.
+    const slowRun = run(
+      `${SANDBOX_IDENTITY}; cat /proc/self/cgroup; touch slow-started; while [ ! -e release ]; do sleep 0.01; done`,
+    );
+    await waitUntil(() => existsSync(path.join(workspace, "slow-started")), "the first command to start");
+    const quick = await run(`${SANDBOX_IDENTITY}; cat /proc/self/cgroup`);
+    await writeFile(path.join(workspace, "release"), "");
+    const slow = await slowRun;
     expect(slow.exitCode).toBe(0);
     expect(quick.exitCode).toBe(0);
     expect(quick.stdout.split("\n")[0]).not.toBe(slow.stdout.split("\n")[0]);
@@ -209,11 +212,11 @@ describeWithBwrap("the warm sandbox", () => {
     ];
     try {
       for (const folder of folders) await shared.run("true", { cwd: folder, timeoutMs: 10_000 });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const open = folders.filter(
-        (folder) => hostProcessesMatching(new RegExp(`agentforge-warm-sandbox ${folder}$`)).length > 0,
-      );
-      expect(open).toEqual(folders.slice(1));
+      const isOpen = (folder: string) =>
+        hostProcessesMatching(new RegExp(`agentforge-warm-sandbox ${folder}$`)).length > 0;
+      // The first is killed when the third starts; the others stay until they are idle for 30 s.
+      await waitUntil(() => !isOpen(folders[0]!), "the least recently used sandbox to end");
+      expect(folders.filter(isOpen)).toEqual(folders.slice(1));
     } finally {
       shared.close();
       for (const folder of folders.slice(1)) await removeDirectory(folder);
@@ -225,7 +228,6 @@ describeWithBwrap("the warm sandbox", () => {
     const mine = new RegExp(`agentforge-warm-sandbox ${workspace.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
     expect(hostProcessesMatching(mine).length).toBeGreaterThan(0);
     runner.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(hostProcessesMatching(mine)).toEqual([]);
+    await waitUntil(() => hostProcessesMatching(mine).length === 0, "the warm sandbox's processes to end");
   });
 });

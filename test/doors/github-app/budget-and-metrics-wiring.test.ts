@@ -20,6 +20,7 @@ import { createAgentForgeApp } from "../../../src/doors/github-app/create-agent-
 import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
 import { runGitHubTaskWorkers } from "../../../src/doors/github-app/run-github-task-workers.js";
 import type { TaskHandler } from "../../../src/doors/github-app/task-types.js";
+import { deferred } from "../../support/deferred.js";
 import {
   API,
   createRecordingLogger,
@@ -164,8 +165,11 @@ describe("budgets and metrics in the App", () => {
     });
   }
 
-  /** Runs the workers until `isDone` holds, then stops them the way the server does. */
-  async function runWorkersUntil(handler: TaskHandler, isDone: () => Promise<boolean>): Promise<void> {
+  /**
+   * Runs the workers until `decided` (the task was claimed and its fate chosen), then stops them the
+   * way the server does: a stop waits for the running task, so its outcome is stored on return.
+   */
+  async function runWorkersUntil(handler: TaskHandler, decided: Promise<void>): Promise<void> {
     const controller = new AbortController();
     const done = runGitHubTaskWorkers({
       queue,
@@ -179,8 +183,7 @@ describe("budgets and metrics in the App", () => {
       metrics,
       pollMs: 10,
     });
-    const deadline = Date.now() + 10_000;
-    while (!(await isDone()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await decided;
     controller.abort();
     await done;
   }
@@ -189,22 +192,23 @@ describe("budgets and metrics in the App", () => {
     await enqueueFix("d-claim");
     await budgets.record(INSTALLATION_ID, { tokens: 0, costUsd: 5.25 });
     const comments: { body: string }[] = [];
+    // The worker either comments (budget spent) or runs the handler: either way it has decided.
+    const decided = deferred();
     const scope = nock(API);
     mockInstallationToken(scope);
     scope
       .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (body: { body: string }) => {
         comments.push(body);
+        decided.resolve();
         return true;
       })
       .reply(201, { id: 8 });
     let handlerCalls = 0;
-    await runWorkersUntil(
-      async () => {
-        handlerCalls += 1;
-        return { status: "no-change", summary: "" };
-      },
-      async () => (await queue.stats()).completed === 1,
-    );
+    await runWorkersUntil(async () => {
+      handlerCalls += 1;
+      decided.resolve();
+      return { status: "no-change", summary: "" };
+    }, decided.promise);
     expect(scope.pendingMocks()).toStrictEqual([]);
     expect(handlerCalls).toBe(0);
     expect(comments[0]!.body).toContain("daily cost budget of this installation is spent: $5.25 of $5.00");
@@ -220,21 +224,20 @@ describe("budgets and metrics in the App", () => {
     mockInstallationToken(scope);
     scope.post(`/repos/${OWNER}/${REPO}/issues/1/comments`).reply(201, { id: 9 });
     scope.patch(`/repos/${OWNER}/${REPO}/issues/comments/9`).reply(200, { id: 9 });
-    await runWorkersUntil(
-      async (_task, context) => {
-        context.onLoopEvent?.(modelCallEnd(300, 20, 0.02));
-        context.onLoopEvent?.({
-          type: "tool-call-end",
-          step: 1,
-          callId: "c1",
-          name: "run_command",
-          result: { status: "refused", error: { error_type: "COMMAND_BLOCKED" } },
-        } as unknown as LoopEvent);
-        context.onLoopEvent?.(modelCallEnd(400, 30, 0.03));
-        throw new Error("the checkout failed");
-      },
-      async () => (await queue.stats()).failed === 1,
-    );
+    const failed = deferred();
+    await runWorkersUntil(async (_task, context) => {
+      failed.resolve();
+      context.onLoopEvent?.(modelCallEnd(300, 20, 0.02));
+      context.onLoopEvent?.({
+        type: "tool-call-end",
+        step: 1,
+        callId: "c1",
+        name: "run_command",
+        result: { status: "refused", error: { error_type: "COMMAND_BLOCKED" } },
+      } as unknown as LoopEvent);
+      context.onLoopEvent?.(modelCallEnd(400, 30, 0.03));
+      throw new Error("the checkout failed");
+    }, failed.promise);
     scope.persist(false);
     expect(await budgets.usage(INSTALLATION_ID)).toEqual({ tokens: 750, costUsd: expect.closeTo(0.05, 6) });
     // The slot was freed: another task may start.

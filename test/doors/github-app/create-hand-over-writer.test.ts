@@ -143,11 +143,13 @@ describe("createHandOverWriter", () => {
       promptTokensEstimate: 10,
     });
     writer.observe({ type: "turn-start", turn: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await writer.idle();
+    expect(saved).toHaveLength(1);
+    // A capture starts within observe(): once idle after these turns, none was started for them.
     writer.observe({ type: "turn-start", turn: 2 });
     clock += 9_999;
     writer.observe({ type: "turn-start", turn: 3 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await writer.idle();
     expect(saved).toHaveLength(1);
     clock += 10_001;
     writer.observe({ type: "turn-start", turn: 4 });
@@ -159,7 +161,7 @@ describe("createHandOverWriter", () => {
     const { writer } = await setUp();
     accept = false;
     writer.observe({ type: "turn-start", turn: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await writer.idle();
     clock += 60_000;
     writer.observe({ type: "turn-start", turn: 2 });
     await writer.settle();
@@ -196,7 +198,7 @@ describe("createHandOverWriter", () => {
     // The next turn starts at once (interval 0 would be due): it must not be lost.
     clock += 20_000;
     writer.observe({ type: "turn-start", turn: 2 });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await writer.idle();
     expect(saved).toHaveLength(2);
 
     // Once the model has answered, tools may run: the pending capture waits for the next turn.
@@ -215,7 +217,7 @@ describe("createHandOverWriter", () => {
       text: null,
       toolCalls: [],
     } as unknown as Parameters<typeof writer.observe>[0]);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await writer.idle();
     expect(saved).toHaveLength(3);
     await writer.settle();
   });

@@ -9,7 +9,15 @@ describe("the App's log", () => {
     const redactor = createRedactor({ secrets: ["webhook-secret-value-123"] });
     const destination = new PassThrough();
     const chunks: string[] = [];
-    destination.on("data", (chunk: Buffer) => chunks.push(chunk.toString()));
+    let lineCount = 0;
+    // The transform writes asynchronously: the test waits for the three lines to arrive.
+    const threeLines = new Promise<void>((resolve) =>
+      destination.on("data", (chunk: Buffer) => {
+        chunks.push(chunk.toString());
+        lineCount += chunk.toString().split("\n").length - 1;
+        if (lineCount >= 3) resolve();
+      }),
+    );
     const log = await createRedactingLogger({
       level: "info",
       logFormat: "json",
@@ -30,7 +38,7 @@ describe("the App's log", () => {
       { err: new Error(`fatal: could not read from https://x-access-token:${token}@github.com`) },
       "git failed",
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await threeLines;
 
     const output = chunks.join("");
     expect(output.split("\n").filter(Boolean)).toHaveLength(3);

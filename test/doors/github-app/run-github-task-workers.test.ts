@@ -8,6 +8,7 @@ import { runGitHubTaskWorkers } from "../../../src/doors/github-app/run-github-t
 import type { GitHubTask } from "../../../src/doors/github-app/task-types.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
+import { deferred } from "../../support/deferred.js";
 import { API, createRecordingLogger, TestOctokit } from "./github-app-test-helpers.js";
 
 function taskFor(number: number): GitHubRequest {
@@ -28,14 +29,6 @@ function taskFor(number: number): GitHubRequest {
     reviewComment: null,
     receivedAt: 0,
   };
-}
-
-async function waitUntil(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe("runGitHubTaskWorkers", () => {
@@ -66,6 +59,7 @@ describe("runGitHubTaskWorkers", () => {
       payload: taskFor(3),
     });
     const seen: GitHubTask[] = [];
+    const handled = deferred();
     const controller = new AbortController();
     const installations: number[] = [];
     const loop = runGitHubTaskWorkers({
@@ -83,10 +77,12 @@ describe("runGitHubTaskWorkers", () => {
         seen.push(task);
         await progress.start("Working on it");
         await progress.finish("Opened #4");
+        handled.resolve();
         return { status: "pull-request-opened", summary: "opened #4", pullRequestNumber: 4 };
       },
     });
-    await waitUntil(async () => (await queue.stats()).completed === 1);
+    await handled.promise;
+    // Stopping waits for the running task: its outcome is stored when the workers end.
     controller.abort();
     await loop;
     expect(installations).toEqual([1]);
@@ -114,6 +110,7 @@ describe("runGitHubTaskWorkers", () => {
       payload: taskFor(5),
     });
     const controller = new AbortController();
+    const called = deferred();
     const loop = runGitHubTaskWorkers({
       queue,
       concurrency: 1,
@@ -122,9 +119,12 @@ describe("runGitHubTaskWorkers", () => {
       redact: (text) => text.replaceAll("ghs_leak", "[REDACTED]"),
       logger: createRecordingLogger(),
       getInstallationOctokit: () => Promise.resolve(new TestOctokit({ auth: "t" })),
-      handler: () => Promise.reject(new Error("push refused for ghs_leak")),
+      handler: () => {
+        called.resolve();
+        return Promise.reject(new Error("push refused for ghs_leak"));
+      },
     });
-    await waitUntil(async () => (await queue.stats()).failed === 1);
+    await called.promise;
     controller.abort();
     await loop;
     expect(bodies).toHaveLength(1);

@@ -32,7 +32,8 @@ describe("createProgressComment", () => {
     await progress.start("Starting");
     expect(progress.commentId).toBe(55);
     for (let step = 1; step <= 10; step += 1) await progress.update(`step ${step}`);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await progress.idle();
+    expect(edits).toEqual(["step 10"]);
     await progress.finish("Done with ghp_secret");
     expect(edits).toEqual(["step 10", "Done with [REDACTED]"]);
     expect(scope.pendingMocks()).toStrictEqual([]);

@@ -73,6 +73,18 @@ describe("agentforge serve against a GitHub stand-in", () => {
     expect(health.status).toBe(200);
   }
 
+  /** Deliveries the App has decided on, by result: the event after which its intake is done. */
+  async function deliveriesDecided(result: string): Promise<number> {
+    const text = await (await fetch(webhookUrl.replace(/\/api\/github\/webhooks$/, "/metrics"))).text();
+    return text
+      .split("\n")
+      .filter(
+        (line) =>
+          line.startsWith("agentforge_webhook_deliveries_total{") && line.includes(`result="${result}"`),
+      )
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+  }
+
   const repository = () => github.repository(OWNER, REPO);
   const commentsOn = (issue: number) =>
     repository().comments.filter((comment) => comment.issueNumber === issue);
@@ -197,6 +209,7 @@ describe("agentforge serve against a GitHub stand-in", () => {
 
     const requestsBefore = github.requests.length;
     const commentsBefore = repository().comments.length;
+    const duplicatesBefore = await deliveriesDecided("duplicate");
     const payload = issueCommentPayload({
       issueNumber: issue,
       commentId: 1,
@@ -212,16 +225,22 @@ describe("agentforge serve against a GitHub stand-in", () => {
       payload,
     });
     expect(redelivered.status).toBeLessThan(300);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Once the App has counted the delivery as a duplicate, nothing can be enqueued for it.
+    await waitFor(
+      async () => (await deliveriesDecided("duplicate")) > duplicatesBefore,
+      "the redelivery's decision",
+    );
     expect(repository().comments.length).toBe(commentsBefore);
     expect(github.requests.slice(requestsBefore).filter((request) => request.method !== "GET")).toEqual([]);
   }, 60_000);
 
   it("does nothing for a commenter without write access", async () => {
     const issue = github.addIssue(OWNER, REPO, { title: "please break things", body: "", author: "mallory" });
+    const refusedBefore = await deliveriesDecided("refused");
     const { commentId, response } = await command(issue, "@agentforge fix this", "mallory", "delivery-3");
     expect(response.status).toBeLessThan(300);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // A refused command is never enqueued nor acknowledged: after the decision, nothing is left to come.
+    await waitFor(async () => (await deliveriesDecided("refused")) > refusedBefore, "the refusal");
     expect(progressOf(issue)).toEqual([]);
     expect(
       repository().reactions.some((reaction) => reaction.target === `issues/comments/${commentId}`),

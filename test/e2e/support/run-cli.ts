@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
+import { waitUntil } from "../../support/wait-until.js";
 
 const BIN = resolve("bin/agentforge.js");
 
@@ -58,15 +59,11 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, input = 
   return startCli(args, env, input).exited;
 }
 
-/** Polls until `check` holds; fails with `description` after `timeoutMs`. */
-export async function waitFor(
+/** Polls until `check` holds; fails with `description` after `timeoutMs` (the e2e tests' default). */
+export function waitFor(
   check: () => boolean | Promise<boolean>,
   description: string,
   timeoutMs = 20_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 25));
-  }
+  return waitUntil(check, description, { timeoutMs, intervalMs: 25 });
 }

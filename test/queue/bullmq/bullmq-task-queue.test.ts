@@ -8,9 +8,9 @@ import {
   REDIS_URL,
   removeKeys,
   uniquePrefix,
-  waitUntil,
   type BullmqTestOptions,
 } from "./redis-test-helpers.js";
+import { waitUntil } from "../../support/wait-until.js";
 
 describe("createBullmqTaskQueue", () => {
   let prefix: string;
@@ -51,7 +51,13 @@ describe("createBullmqTaskQueue", () => {
     expect(first?.handOver).toBeNull();
     expect(await queue.saveHandOver(first!, { runId: "run-1", step: 3 })).toBe(true);
     let second: Awaited<ReturnType<typeof queue.claim>> = null;
-    await waitUntil(async () => (second = await queue.claim("resumes")) !== null, 6000);
+    await waitUntil(
+      async () => (second = await queue.claim("resumes")) !== null,
+      "the expired task to be claimed",
+      {
+        timeoutMs: 6000,
+      },
+    );
     expect(second).toMatchObject({ taskId, attempt: 2, handOver: { runId: "run-1", step: 3 } });
     expect(await queue.saveHandOver(first!, { runId: "stale" })).toBe(false);
     expect(await queue.saveHandOver(second!, { runId: "run-1", step: 4 })).toBe(true);

@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import type { BullmqTaskQueue } from "../../../src/queue/bullmq/create-bullmq-task-queue.js";
 import type { EnqueueResult } from "../../../src/queue/task-queue.js";
 import { makeTempDir, removeDir, task, type TestPayload } from "../queue-test-helpers.js";
-import { openBullmqTestQueue, REDIS_URL, removeKeys, uniquePrefix, waitUntil } from "./redis-test-helpers.js";
+import { waitUntil } from "../../support/wait-until.js";
+import { openBullmqTestQueue, REDIS_URL, removeKeys, uniquePrefix } from "./redis-test-helpers.js";
 
 const workerScript = fileURLToPath(new URL("./fixtures/bullmq-worker.ts", import.meta.url));
 const enqueueScript = fileURLToPath(new URL("./fixtures/bullmq-enqueue.ts", import.meta.url));
@@ -105,11 +106,17 @@ describe("BullMQ engine with worker processes on the real Redis", () => {
     const startedBy = (worker: RunningChild): string[] =>
       worker.lines.filter((line) => line.startsWith("started ")).map((line) => line.slice(8));
     // Each worker runs two at once, so the four tasks are split between them.
-    await waitUntil(() => startedBy(first).length === 2 && startedBy(second).length === 2, 15_000);
+    await waitUntil(
+      () => startedBy(first).length === 2 && startedBy(second).length === 2,
+      "each worker to start two tasks",
+      { timeoutMs: 15_000 },
+    );
     first.child.kill("SIGKILL");
     const killedTasks = startedBy(first);
 
-    await waitUntil(async () => (await queue.stats()).completed === 4, 20_000);
+    await waitUntil(async () => (await queue.stats()).completed === 4, "all four tasks to complete", {
+      timeoutMs: 20_000,
+    });
     const markers = await readMarkers(markerDir);
     for (const id of ids) {
       expect(markers.filter((marker) => marker.kind === "done" && marker.taskId === id)).toHaveLength(1);
@@ -132,7 +139,11 @@ describe("BullMQ engine with worker processes on the real Redis", () => {
     const ids: string[] = [];
     for (let index = 0; index < 3; index += 1)
       ids.push((await queue.enqueue(task(`o/r#${index}`, `t${index}`))).taskId!);
-    await waitUntil(() => worker.lines.filter((line) => line.startsWith("started ")).length === 2, 15_000);
+    await waitUntil(
+      () => worker.lines.filter((line) => line.startsWith("started ")).length === 2,
+      "the worker to start two tasks",
+      { timeoutMs: 15_000 },
+    );
     worker.child.kill("SIGTERM");
     const exit = await worker.exited;
     expect(exit.code).toBe(0);
@@ -167,12 +178,16 @@ describe("BullMQ engine with worker processes on the real Redis", () => {
       expect(roundResults.every((result) => result.accepted)).toBe(true);
       results.push(...roundResults);
 
-      await waitUntil(async () => {
-        const stats = await queue.stats();
-        return (
-          stats.queued === 0 && stats.running === 0 && stats.completed + stats.superseded === results.length
-        );
-      }, 20_000);
+      await waitUntil(
+        async () => {
+          const stats = await queue.stats();
+          return (
+            stats.queued === 0 && stats.running === 0 && stats.completed + stats.superseded === results.length
+          );
+        },
+        "the round's tasks to settle",
+        { timeoutMs: 20_000 },
+      );
       done = (await readMarkers(markerDir)).filter((marker) => marker.kind === "done");
       if (new Set(done.map((marker) => marker.worker)).size === 2) break;
     }

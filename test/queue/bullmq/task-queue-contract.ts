@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import type { RetryBackoff } from "../../../src/queue/retry-delay.js";
 import type { ClaimedTask, TaskQueue } from "../../../src/queue/task-queue.js";
 import { task, type TestPayload } from "../queue-test-helpers.js";
-import { sleep, waitUntil } from "./redis-test-helpers.js";
+import { waitUntil } from "../../support/wait-until.js";
+import { sleep } from "./redis-test-helpers.js";
 
 export interface ContractQueueOptions {
   readonly globalConcurrency?: number;
@@ -25,7 +26,9 @@ async function claimWithin(
   timeoutMs: number,
 ): Promise<ClaimedTask<TestPayload>> {
   let claimed: ClaimedTask<TestPayload> | null = null;
-  await waitUntil(async () => (claimed = await queue.claim("recoverer")) !== null, timeoutMs);
+  await waitUntil(async () => (claimed = await queue.claim("recoverer")) !== null, "a task to claim", {
+    timeoutMs,
+  });
   return claimed!;
 }
 
@@ -157,6 +160,7 @@ export function describeTaskQueueContract(engineName: string, engine: ContractEn
       const queue = open({ leaseMs: 800 });
       await queue.enqueue(task("o/r#1", "long"));
       const lost = await queue.claim("dead-worker");
+      // Time is what is tested here: half a lease, a renewal, then another half.
       await sleep(400);
       expect(await queue.heartbeat(lost!)).toBe(true);
       await sleep(400);
@@ -182,10 +186,14 @@ export function describeTaskQueueContract(engineName: string, engine: ContractEn
       const next = await claimWithin(queue, 6000);
       // The next task may be claimed before the poison one is looked at again: wait for both.
       if (next.payload.label === "after") await queue.complete(next, null);
-      await waitUntil(async () => {
-        await queue.claim("w");
-        return (await queue.get(taskId!))?.state === "failed";
-      }, 6000);
+      await waitUntil(
+        async () => {
+          await queue.claim("w");
+          return (await queue.get(taskId!))?.state === "failed";
+        },
+        "the poison task to fail",
+        { timeoutMs: 6000 },
+      );
       expect((await queue.get(taskId!))?.lastError).toMatch(/lease/);
     });
 
