@@ -58,7 +58,10 @@ function usageOf(step: AnswerStep, context: AnswerContext, toolCalls: RenderedTo
         : { prompt_tokens_details: { cached_tokens: step.usage.cached_tokens } }),
     };
   }
-  const prompt = context.promptTokens ?? estimateTokens(JSON.stringify(context.body.messages));
+  // A server counts the tool schemas it was sent as prompt too.
+  const prompt =
+    context.promptTokens ??
+    estimateTokens(JSON.stringify(context.body.messages) + JSON.stringify(context.body.tools ?? []));
   const output =
     (step.text ?? "") + toolCalls.map((call) => call.function.name + call.function.arguments).join("");
   const completion = Math.max(1, estimateTokens(output));

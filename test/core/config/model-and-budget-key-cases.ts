@@ -40,7 +40,31 @@ async function whichAnswerArrived(config: Record<string, unknown>): Promise<stri
 
 const priced = (price: Record<string, number>) => ({ prices: { "primary-model": price } });
 
+/** What every chat request asked for under one generation setting (absent when not sent). */
+async function generationSent(config: Record<string, unknown>, field: string): Promise<unknown[]> {
+  const run = await runWithOperatorConfig({ config, steps: [done] });
+  return run.requests.map(
+    (request) => (request.body as Record<string, unknown> | undefined)?.[field] ?? "absent",
+  );
+}
+
 export const modelAndBudgetKeyCases: readonly OperatorKeyCase[] = [
+  {
+    keys: ["max_output_tokens"],
+    title: "max_output_tokens caps every answer (the default is an eighth of the window)",
+    baseline: { context_window: 16_000 },
+    changed: { context_window: 16_000, max_output_tokens: 300 },
+    observe: (config) => generationSent(config, "max_tokens"),
+    expected: { baseline: [2_000], changed: [300] },
+  },
+  {
+    keys: ["temperature"],
+    title: "temperature is sent with every request, and left to the server when unset",
+    baseline: {},
+    changed: { temperature: 0.2 },
+    observe: (config) => generationSent(config, "temperature"),
+    expected: { baseline: ["absent"], changed: [0.2] },
+  },
   {
     keys: ["model"],
     title: "model names the model every request asks for",

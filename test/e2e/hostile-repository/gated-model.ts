@@ -43,6 +43,11 @@ export async function startGatedModel(): Promise<GatedModel> {
     const method = request.method ?? "GET";
     const current = mock;
     if (current === undefined) {
+      // The server is up between cases: the App's start-up check lists its models.
+      if (method === "GET" && (request.url ?? "").endsWith("/models")) {
+        response.writeHead(200, { "content-type": "application/json" }).end('{"object":"list","data":[]}');
+        return;
+      }
       response.writeHead(503, { "content-type": "application/json" }).end('{"error":"no script loaded"}');
       return;
     }
