@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCall, ToolDefinition } from "../model/model-types.js";
 import { ModelError } from "../model/model-error.js";
+import { costOfResponse } from "../model/cost-usd.js";
 import type { ToolInvocation } from "../tools/create-tool-registry.js";
 import { createLoopDetector } from "./detect-loop.js";
 import type { ExitReason, LoopEvent, LoopState } from "./loop-events.js";
@@ -94,7 +95,7 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
         emit,
         prepared.tokens.total,
       );
-      usage = addUsage(usage, response.usage, response.costUsd);
+      usage = addUsage(usage, response.usage, costOfResponse(response));
       emitUsage(emit, turn, usage);
       history.push(response.message);
       const calls = response.message.tool_calls ?? [];
@@ -208,7 +209,7 @@ async function callModel(
     turn,
     model: response.model,
     usage: response.usage,
-    costUsd: response.costUsd,
+    costUsd: costOfResponse(response),
     durationMs: performance.now() - startedAt,
     toolCalls: response.message.tool_calls ?? [],
     text: response.message.content,
@@ -266,8 +267,8 @@ async function answerWithoutTools(
   history.push({ role: "user", content: `${LOOP_NOTICE} (${description})` });
   const prepared = await prepareMessages(options, history, []);
   const response = await callModel(options, prepared.messages, [], "none", turn, emit, prepared.tokens.total);
-  setUsage(addUsage(usage, response.usage, response.costUsd));
-  emitUsage(emit, turn, addUsage(usage, response.usage, response.costUsd));
+  setUsage(addUsage(usage, response.usage, costOfResponse(response)));
+  emitUsage(emit, turn, addUsage(usage, response.usage, costOfResponse(response)));
   const answer: ChatMessage = { role: "assistant", content: response.message.content ?? "" };
   history.push(answer);
   return finish("loop_detected", answer.content);

@@ -1,2 +1,3 @@
 /** The public face of this part of the core: what the doors may import. */
 export { type ModelClient } from "./model-types.js";
+export { addCostUsd, formatCostUsd, readCostUsd, type CostUsd } from "./cost-usd.js";

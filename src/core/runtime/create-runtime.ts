@@ -7,6 +7,7 @@ import { createAgentRunner, type AgentRunnerDependencies } from "../create-agent
 import { createOpenAIModelClient } from "../model/create-openai-model-client.js";
 import type { ModelClient } from "../model/model-types.js";
 import { readModelEnvironment } from "../model/read-model-environment.js";
+import { selectPriceTable } from "../model/price-table.js";
 import { resolveDataDir } from "../persistence/resolve-data-dir.js";
 import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
 import { readSandboxMode } from "../sandbox/sandbox-mode.js";
@@ -105,7 +106,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         ...(apiKey ? { apiKey } : {}),
         ...(baseURL ? { baseURL } : {}),
         timeouts: { inferenceMs: limits.inferenceTimeoutMs, httpMs: limits.httpTimeoutMs },
-        ...(Object.keys(prices).length > 0 ? { prices } : {}),
+        prices: selectPriceTable(prices, baseURL),
       });
     } catch (error) {
       throw new RuntimeError("MODEL_CONFIG_INVALID", error instanceof Error ? error.message : String(error), {

@@ -1,4 +1,5 @@
 import type { LoopEvent } from "../../core/loop/index.js";
+import { formatCostUsd, type CostUsd } from "../../core/model/index.js";
 
 /**
  * Turns loop events into terminal lines: steps, tokens and cost so far. Plain lines either way; on
@@ -6,7 +7,7 @@ import type { LoopEvent } from "../../core/loop/index.js";
  */
 export function createProgressRenderer(write: (text: string) => void, options: { readonly isTty: boolean }) {
   let tokens = 0;
-  let cost = 0;
+  let cost: CostUsd = 0;
   let streaming = false;
   const endStream = (): void => {
     if (streaming) write("\n");
@@ -41,7 +42,12 @@ export function createProgressRenderer(write: (text: string) => void, options: {
         return;
       case "turn-start":
         endStream();
-        write(`turn ${event.turn} · ${tokens} tokens · $${cost.toFixed(4)}\n`);
+        // Before the first answer there is nothing spent to report.
+        write(
+          tokens === 0
+            ? `turn ${event.turn}\n`
+            : `turn ${event.turn} · ${tokens} tokens · ${formatCostUsd(cost)}\n`,
+        );
         return;
       case "model-retry":
         write(`  model retry ${event.attempt} in ${event.delayMs} ms: ${event.reason}\n`);
@@ -60,7 +66,7 @@ export function createProgressRenderer(write: (text: string) => void, options: {
         return;
       case "run-finished":
         endStream();
-        write(`finished: ${event.exitReason} · ${tokens} tokens · $${cost.toFixed(4)}\n`);
+        write(`finished: ${event.exitReason} · ${tokens} tokens · ${formatCostUsd(cost)}\n`);
         return;
       case "state-changed":
       case "model-call-start":
