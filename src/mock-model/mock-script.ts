@@ -22,6 +22,10 @@ import { z } from "zod";
  * - `usage`: token numbers to report, or null to report none. By default they are estimated
  *   from text lengths (about 4 characters a token).
  *
+ * A `text` or `tool_calls` step may add `cut_after_chunks`: a stream sends that many chunks and
+ * then the connection drops (no `[DONE]`), as when a server or proxy fails mid-answer; a request
+ * without streaming gets its connection dropped before any answer.
+ *
  * When no step is left the server answers HTTP 400 "mock script exhausted", which no client
  * retries, so a test that asks the model more often than scripted fails loudly.
  */
@@ -38,6 +42,10 @@ const commonFields = {
   usage: usageSchema.nullable().optional(),
 };
 
+const answerFields = {
+  cut_after_chunks: z.number().int().nonnegative().optional(),
+};
+
 const mockToolCallSchema = z.strictObject({
   id: z.string().min(1).optional(),
   name: z.string(),
@@ -47,12 +55,13 @@ const mockToolCallSchema = z.strictObject({
 });
 
 export const mockStepSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("text"), text: z.string(), ...commonFields }),
+  z.strictObject({ type: z.literal("text"), text: z.string(), ...commonFields, ...answerFields }),
   z.strictObject({
     type: z.literal("tool_calls"),
     calls: z.array(mockToolCallSchema).min(1),
     text: z.string().optional(),
     ...commonFields,
+    ...answerFields,
   }),
   z.strictObject({
     type: z.literal("error"),
