@@ -52,7 +52,7 @@ function startServer(): Promise<ChildProcess> {
     let log = "";
     const onData = (chunk: Buffer): void => {
       log += chunk.toString();
-      if (log.includes("server is listening")) resolvePromise(child);
+      if (log.includes("listening on http")) resolvePromise(child);
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
