@@ -41,7 +41,8 @@ export interface RunResult {
     readonly completionTokens: number;
     readonly totalTokens: number;
   };
-  readonly costUsd: number;
+  /** Null when a model call had no known price or usage: never shown as zero. */
+  readonly costUsd: number | null;
   readonly tracePath: string | null;
   /** Workspace-relative paths written by tools. */
   readonly filesChanged: readonly string[];

@@ -24,6 +24,10 @@ import { z } from "zod";
  * - `finish_reason` (text and tool_calls steps): e.g. "length", to send an answer cut off at the
  *   output cap; by default "tool_calls" or "stop".
  *
+ * A `text` or `tool_calls` step may add `cut_after_chunks`: a stream sends that many chunks and
+ * then the connection drops (no `[DONE]`), as when a server or proxy fails mid-answer; a request
+ * without streaming gets its connection dropped before any answer.
+ *
  * When no step is left the server answers HTTP 400 "mock script exhausted", which no client
  * retries, so a test that asks the model more often than scripted fails loudly.
  */
@@ -41,6 +45,9 @@ const commonFields = {
 };
 
 const finishReason = z.enum(["stop", "tool_calls", "length", "content_filter"]).optional();
+const answerFields = {
+  cut_after_chunks: z.number().int().nonnegative().optional(),
+};
 
 const mockToolCallSchema = z.strictObject({
   id: z.string().min(1).optional(),
@@ -51,13 +58,20 @@ const mockToolCallSchema = z.strictObject({
 });
 
 export const mockStepSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("text"), text: z.string(), finish_reason: finishReason, ...commonFields }),
+  z.strictObject({
+    type: z.literal("text"),
+    text: z.string(),
+    finish_reason: finishReason,
+    ...commonFields,
+    ...answerFields,
+  }),
   z.strictObject({
     type: z.literal("tool_calls"),
     calls: z.array(mockToolCallSchema).min(1),
     text: z.string().optional(),
     finish_reason: finishReason,
     ...commonFields,
+    ...answerFields,
   }),
   z.strictObject({
     type: z.literal("error"),

@@ -180,13 +180,23 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
             ? {}
             : { promptTokens: countPromptTokensOf(profile, body) }),
         };
+        const cutAfter = step.cut_after_chunks;
+        if (!isStreaming && cutAfter !== undefined) {
+          response.destroy();
+          return;
+        }
         if (!isStreaming) {
           sendJson(response, 200, renderCompletion(step, context));
           return;
         }
         response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-        for (const chunk of renderChunks(step, context)) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
-        response.end("data: [DONE]\n\n");
+        const events = renderChunks(step, context).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`);
+        if (cutAfter === undefined) {
+          response.end(`${events.join("")}data: [DONE]\n\n`);
+          return;
+        }
+        // Dropped once the chunks sent so far are flushed, so the client reads them and then the cut.
+        response.write(events.slice(0, cutAfter).join(""), () => response.destroy());
         return;
       }
     }

@@ -150,7 +150,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     observeLoopEvent(event) {
       if (event.type === "model-call-end") {
         metrics.recordTokens(event.usage);
-        metrics.recordCost(event.costUsd);
+        if (event.costUsd !== null) metrics.recordCost(event.costUsd);
       } else if (event.type === "tool-call-end" && event.result.status === "refused") {
         // The refused call's result carries a typed error; the refusal event only free text.
         const reason = event.result.error?.error_type ?? "refused";

@@ -23,7 +23,8 @@ export interface EvalTaskOutcome extends EvalEventSummary {
   readonly exitReason: RunResult["exitReason"] | null;
   readonly turns: number;
   readonly totalTokens: number;
-  readonly costUsd: number;
+  /** Null when the run's model had no known price. */
+  readonly costUsd: number | null;
   readonly durationMs: number;
   readonly finalAnswer: string | null;
   readonly filesChanged: readonly string[];

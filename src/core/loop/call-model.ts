@@ -1,3 +1,4 @@
+import { costOfResponse } from "../model/cost-usd.js";
 import type { ChatMessage, ModelResponse, ToolDefinition } from "../model/model-types.js";
 import type { LoopEvent } from "./loop-events.js";
 import type { UsageTotals } from "./loop-budgets.js";
@@ -54,7 +55,7 @@ export async function callModel(
     turn,
     model: response.model,
     usage: response.usage,
-    costUsd: response.costUsd,
+    costUsd: costOfResponse(response),
     durationMs: performance.now() - startedAt,
     toolCalls: response.message.tool_calls ?? [],
     text: response.message.content,

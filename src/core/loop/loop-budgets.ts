@@ -1,3 +1,4 @@
+import { addCostUsd, type CostUsd } from "../model/cost-usd.js";
 import type { TokenUsage } from "../model/model-types.js";
 import type { ExitReason } from "./loop-events.js";
 
@@ -10,17 +11,18 @@ export interface LoopBudgets {
 }
 
 export interface UsageTotals extends TokenUsage {
-  readonly costUsd: number;
+  /** Null once any call had no known price. */
+  readonly costUsd: CostUsd;
 }
 
 export const ZERO_USAGE: UsageTotals = { promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0 };
 
-export function addUsage(total: UsageTotals, usage: TokenUsage, costUsd: number): UsageTotals {
+export function addUsage(total: UsageTotals, usage: TokenUsage, costUsd: CostUsd): UsageTotals {
   return {
     promptTokens: total.promptTokens + usage.promptTokens,
     completionTokens: total.completionTokens + usage.completionTokens,
     totalTokens: total.totalTokens + usage.totalTokens,
-    costUsd: total.costUsd + costUsd,
+    costUsd: addCostUsd(total.costUsd, costUsd),
   };
 }
 
@@ -42,7 +44,8 @@ export function exceededBudget(
       message: `The run used ${usage.totalTokens} tokens of its budget of ${budgets.maxTotalTokens}.`,
     };
   }
-  if (budgets.maxCostUsd !== undefined && usage.costUsd >= budgets.maxCostUsd) {
+  // An unknown cost cannot be held to a cost budget; the token budget still applies.
+  if (budgets.maxCostUsd !== undefined && usage.costUsd !== null && usage.costUsd >= budgets.maxCostUsd) {
     return {
       reason: "budget_exhausted",
       message: `The run cost $${usage.costUsd.toFixed(4)} of its budget of $${budgets.maxCostUsd}.`,

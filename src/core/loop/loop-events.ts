@@ -1,4 +1,5 @@
 import type { ToolCall, TokenUsage } from "../model/model-types.js";
+import type { CostUsd } from "../model/cost-usd.js";
 import type { ToolResult } from "../tools/tool-result.js";
 
 export type LoopState = "idle" | "thinking" | "executing_tool" | "observing" | "finished" | "error";
@@ -39,7 +40,8 @@ export type LoopEvent =
       readonly turn: number;
       readonly model: string;
       readonly usage: TokenUsage;
-      readonly costUsd: number;
+      /** Null when the price or the usage is unknown. */
+      readonly costUsd: CostUsd;
       readonly durationMs: number;
       readonly toolCalls: readonly ToolCall[];
       readonly finishReason: string;
@@ -90,7 +92,8 @@ export type LoopEvent =
       readonly totalTokens: number;
       readonly promptTokens: number;
       readonly completionTokens: number;
-      readonly costUsd: number;
+      /** Null when the price or the usage is unknown. */
+      readonly costUsd: CostUsd;
     }
   | { readonly type: "loop-detected"; readonly turn: number; readonly description: string }
   | {
@@ -119,7 +122,8 @@ export type LoopEvent =
       readonly turn: number;
       readonly name: string;
       readonly exitReason: ExitReason;
-      readonly costUsd: number;
+      /** Null when the price or the usage is unknown. */
+      readonly costUsd: CostUsd;
     }
   | {
       readonly type: "run-finished";

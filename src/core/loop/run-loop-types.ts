@@ -1,4 +1,5 @@
 import type { ChatMessage, ModelClient, ToolCall, ToolDefinition } from "../model/model-types.js";
+import type { CostUsd } from "../model/cost-usd.js";
 import type { BatchHooks, ToolRegistry } from "../tools/create-tool-registry.js";
 import type { ToolContext } from "../tools/tool.js";
 import type { ToolResult } from "../tools/tool-result.js";
@@ -27,7 +28,7 @@ export interface ContextPreparer {
       readonly promptTokens: number;
       readonly completionTokens: number;
       readonly totalTokens: number;
-      readonly costUsd: number;
+      readonly costUsd: CostUsd;
     };
     readonly tokens: { readonly total: number };
     readonly status: "ok" | "overflow";

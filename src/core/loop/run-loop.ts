@@ -1,6 +1,7 @@
 import type { ChatMessage, ModelResponse, ToolCall } from "../model/model-types.js";
 import { ModelError } from "../model/model-error.js";
 import { repairAssistantMessage } from "../model/repair-tool-arguments.js";
+import { costOfResponse } from "../model/cost-usd.js";
 import type { ToolInvocation } from "../tools/create-tool-registry.js";
 import { createLoopDetector } from "./detect-loop.js";
 import type { ExitReason, LoopEvent, LoopState } from "./loop-events.js";
@@ -123,7 +124,7 @@ export async function runLoop(options: RunLoopOptions): Promise<LoopResult> {
           }
         }
       }
-      usage = addUsage(usage, response.usage, response.costUsd);
+      usage = addUsage(usage, response.usage, costOfResponse(response));
       emitUsage(emit, turn, usage);
       if (response.finishReason === "length") {
         truncations += 1;
@@ -262,8 +263,8 @@ async function answerWithoutTools(
   history.push({ role: "user", content: `${LOOP_NOTICE} (${description})` });
   const prepared = await prepareMessages(options, history, []);
   const response = await callModel(options, prepared.messages, [], "none", turn, emit, prepared.tokens.total);
-  setUsage(addUsage(usage, response.usage, response.costUsd));
-  emitUsage(emit, turn, addUsage(usage, response.usage, response.costUsd));
+  setUsage(addUsage(usage, response.usage, costOfResponse(response)));
+  emitUsage(emit, turn, addUsage(usage, response.usage, costOfResponse(response)));
   const answer: ChatMessage = { role: "assistant", content: response.message.content ?? "" };
   history.push(answer);
   return finish("loop_detected", answer.content);

@@ -11,8 +11,8 @@ export interface ModelPrice {
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
- * Published list prices (USD per million tokens) of a few common models. Operators override or
- * extend them through config; a model missing here costs 0 and is reported as `costKnown: false`.
+ * Published list prices (USD per million tokens) of a few common models on OpenAI's own API.
+ * Operators override or extend them through config; a model missing here has an unknown cost.
  */
 export const DEFAULT_PRICE_TABLE: PriceTable = {
   "gpt-4o": { inputPerMillion: 2.5, cachedInputPerMillion: 1.25, outputPerMillion: 10 },
@@ -24,6 +24,20 @@ export const DEFAULT_PRICE_TABLE: PriceTable = {
   "gpt-5-mini": { inputPerMillion: 0.25, cachedInputPerMillion: 0.025, outputPerMillion: 2 },
 };
 
+/**
+ * The prices a run uses: the operator's first, then OpenAI's list prices, and those only when the
+ * endpoint is OpenAI's: a local or third-party server that serves a model under an OpenAI name
+ * is not billed OpenAI's price.
+ */
+export function selectPriceTable(operatorPrices: PriceTable, baseURL: string | undefined): PriceTable {
+  return isOpenAIEndpoint(baseURL) ? { ...DEFAULT_PRICE_TABLE, ...operatorPrices } : { ...operatorPrices };
+}
+
+function isOpenAIEndpoint(baseURL: string | undefined): boolean {
+  if (baseURL === undefined || baseURL === "") return true;
+  return URL.canParse(baseURL) && new URL(baseURL).hostname === "api.openai.com";
+}
+
 /** Dated snapshots ("gpt-4o-2024-08-06") are billed like their family name. */
 const SNAPSHOT_SUFFIX = /-\d{4}-\d{2}-\d{2}$/;
 
@@ -33,7 +47,7 @@ export function findModelPrice(prices: PriceTable, model: string): ModelPrice | 
 
 export interface CostEstimate {
   readonly costUsd: number;
-  /** False when the model has no price; the cost is then 0, not a guess. */
+  /** False when the model has no price; costUsd is then 0 and must be shown as unknown. */
   readonly isKnown: boolean;
 }
 

@@ -40,7 +40,7 @@ export const checkpointDeltaSchema: z.ZodType<CheckpointDelta> = z.object({
     promptTokens: count,
     completionTokens: count,
     totalTokens: count,
-    costUsd: z.number().nonnegative(),
+    costUsd: z.number().nonnegative().nullable(),
   }),
   status: z.enum(["running", "finished", "stopped"]),
   exitReason: z.enum(EXIT_REASONS).exactOptional(),

@@ -44,7 +44,8 @@ export interface RunCheckpoint {
     readonly promptTokens: number;
     readonly completionTokens: number;
     readonly totalTokens: number;
-    readonly costUsd: number;
+    /** Null when a call had no known price. */
+    readonly costUsd: number | null;
   };
   readonly completedToolCalls: Readonly<Record<string, CompletedToolCall>>;
   readonly tracePath: string | null;
@@ -102,7 +103,7 @@ export const runCheckpointSchema: z.ZodType<RunCheckpoint> = z.object({
     promptTokens: count,
     completionTokens: count,
     totalTokens: count,
-    costUsd: z.number().nonnegative(),
+    costUsd: z.number().nonnegative().nullable(),
   }),
   completedToolCalls: z.record(z.string(), completedToolCallSchema),
   tracePath: z.string().nullable(),

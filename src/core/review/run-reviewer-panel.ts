@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { addCostUsd, readCostUsd, type CostUsd } from "../model/cost-usd.js";
 import type { ModelClient } from "../model/model-types.js";
 import { createPolicyApprovalGate } from "../policy/create-policy-approval-gate.js";
 import { createFence } from "../safety/create-fence.js";
@@ -60,7 +61,8 @@ export interface ReviewerPanelResult {
   /** What went wrong with a reviewer (no JSON, a timeout); it goes into the review body. */
   readonly notes: readonly string[];
   readonly totalTokens: number;
-  readonly costUsd: number;
+  /** Null when a reviewer's cost is unknown. */
+  readonly costUsd: CostUsd;
 }
 
 const MAX_DIFF_CHARS = 60_000;
@@ -111,12 +113,12 @@ export async function runReviewerPanel(options: ReviewerPanelOptions): Promise<R
     const findings: Finding[] = [];
     const notes: string[] = [];
     let totalTokens = 0;
-    let costUsd = 0;
+    let costUsd: CostUsd = 0;
     results.forEach((result, index) => {
       const name = REVIEWERS[index]?.name ?? `reviewer ${index}`;
       const usage = result.metadata?.["usage"] as Readonly<Record<string, unknown>> | undefined;
       totalTokens += numberAt(usage, "totalTokens");
-      costUsd += numberAt(result.metadata, "costUsd");
+      costUsd = addCostUsd(costUsd, readCostUsd(result.metadata?.["costUsd"]));
       if (!result.ok) {
         notes.push(`${name} did not finish (${result.error?.error_type ?? result.status}).`);
         return;

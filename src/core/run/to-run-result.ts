@@ -1,6 +1,7 @@
 import type { ActionTally, RunResult } from "../agent-run.js";
 import type { PinnedFacts } from "../context/index.js";
 import type { UsageTotals } from "../loop/loop-budgets.js";
+import { addCostUsd } from "../model/cost-usd.js";
 import type { LoopResult } from "../loop/run-loop.js";
 import type { Redactor } from "../safety/create-redactor.js";
 
@@ -43,6 +44,6 @@ export function sumUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
-    costUsd: a.costUsd + b.costUsd,
+    costUsd: addCostUsd(a.costUsd, b.costUsd),
   };
 }

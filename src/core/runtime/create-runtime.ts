@@ -9,6 +9,7 @@ import type { ModelClient } from "../model/model-types.js";
 import { readModelEnvironment } from "../model/read-model-environment.js";
 import { probeModelServer, type ModelServerFacts } from "../model/probe-model-server.js";
 import { defaultReserveOutputTokens } from "../context/index.js";
+import { selectPriceTable } from "../model/price-table.js";
 import { resolveDataDir } from "../persistence/resolve-data-dir.js";
 import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
 import { readSandboxMode } from "../sandbox/sandbox-mode.js";
@@ -123,7 +124,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         ...(apiKey ? { apiKey } : {}),
         ...(baseURL ? { baseURL } : {}),
         timeouts: { inferenceMs: limits.inferenceTimeoutMs, httpMs: limits.httpTimeoutMs },
-        ...(Object.keys(prices).length > 0 ? { prices } : {}),
+        prices: selectPriceTable(prices, baseURL),
         generation: { maxOutputTokens, ...(temperature === undefined ? {} : { temperature }) },
         ...(facts === undefined ? {} : { capabilities: capabilitiesOf(facts) }),
       });

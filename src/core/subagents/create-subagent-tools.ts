@@ -3,6 +3,7 @@ import type { SubagentConfig } from "../config/operator-config-schema.js";
 import type { LoopBudgets, UsageTotals } from "../loop/loop-budgets.js";
 import type { LoopEvent } from "../loop/loop-events.js";
 import type { ModelClient } from "../model/model-types.js";
+import type { CostUsd } from "../model/cost-usd.js";
 import type { SessionOptions } from "../session/create-session.js";
 import type { ContentSafety } from "../tools/content-safety.js";
 import { defineTool, type Tool } from "../tools/tool.js";
@@ -46,7 +47,7 @@ export interface SubagentToolsOptions {
    * Called once per finished subagent run with what it spent; the runner adds it to the parent's
    * totals (and budget), so a subagent's tokens and cost are never lost.
    */
-  readonly onUsage?: (usage: UsageTotals, costUsd: number) => void;
+  readonly onUsage?: (usage: UsageTotals, costUsd: CostUsd) => void;
   /** The parent's current turn, for the `turn` of the events above. */
   readonly currentTurn?: () => number;
 }

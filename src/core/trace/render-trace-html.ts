@@ -1,4 +1,5 @@
 import type { ParsedTrace } from "./read-trace.js";
+import { readCostUsd } from "../model/cost-usd.js";
 import { asText, readNumber, readString } from "./html/attribute-readers.js";
 import { buildReportTimeline } from "./html/build-report-timeline.js";
 import type { TurnGroup } from "./html/report-items.js";
@@ -66,7 +67,9 @@ function renderHeader(trace: ParsedTrace, turns: readonly TurnGroup[], counts: O
       : Math.max(0, ...turns.map((turn) => turn.step));
   const usage = footer?.usage;
   const totalTokens = typeof usage?.total_tokens === "number" ? usage.total_tokens : lastUsage.tokens;
-  const cost = footer !== null && typeof footer.cost_usd === "number" ? footer.cost_usd : lastUsage.costUsd;
+  // A footer states the cost, null meaning unknown; without one the last running total is all there is.
+  const cost = footer !== null ? readCostUsd(footer.cost_usd) : lastUsage.costUsd;
+  const costText = footer === null && cost === null ? "—" : formatCost(cost);
   const elapsed =
     footer !== null ? elapsedMilliseconds(asText(header.start_time), asText(footer.finish_time)) : null;
   const meta: [string, string][] = [
@@ -93,7 +96,7 @@ function renderHeader(trace: ParsedTrace, turns: readonly TurnGroup[], counts: O
         ? `${formatInteger(usage.prompt_tokens)} in · ${formatInteger(usage.completion_tokens)} out`
         : "",
     ),
-    stat("Cost", escapeHtml(cost === null ? "—" : formatCost(cost)), ""),
+    stat("Cost", escapeHtml(costText), ""),
     stat(
       "Tool calls",
       escapeHtml(formatInteger(counts.toolOk + counts.toolErrors + counts.refusals)),

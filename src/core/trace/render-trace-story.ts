@@ -1,5 +1,6 @@
 import type { ParsedTrace } from "./read-trace.js";
 import type { TraceEvent } from "./trace-format.js";
+import { formatCostUsd, readCostUsd, type CostUsd } from "../model/cost-usd.js";
 
 const OUTPUT_PREVIEW_CHARS = 240;
 
@@ -28,7 +29,7 @@ export function renderTraceStory(trace: ParsedTrace): string {
   lines.push("");
   if (footer) {
     lines.push(
-      `Stopped: ${footer.exit_reason} after ${footer.turns} turn(s); ${footer.usage.total_tokens} tokens (${footer.usage.prompt_tokens} in, ${footer.usage.completion_tokens} out); cost $${footer.cost_usd.toFixed(4)}.`,
+      `Stopped: ${footer.exit_reason} after ${footer.turns} turn(s); ${footer.usage.total_tokens} tokens (${footer.usage.prompt_tokens} in, ${footer.usage.completion_tokens} out); ${describeCost(readCostUsd(footer.cost_usd))}.`,
     );
     if (footer.actions && footer.actions.refused > 0)
       lines.push(
@@ -107,4 +108,8 @@ function text(value: unknown): string {
 function preview(text: string, limit = OUTPUT_PREVIEW_CHARS): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
+}
+
+function describeCost(cost: CostUsd): string {
+  return cost === null ? "cost unknown" : `cost ${formatCostUsd(cost)}`;
 }

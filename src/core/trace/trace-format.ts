@@ -33,7 +33,8 @@ export interface TraceFooter {
     readonly completion_tokens: number;
     readonly total_tokens: number;
   };
-  readonly cost_usd: number;
+  /** Null when a model call had no known price or usage. */
+  readonly cost_usd: number | null;
   /** Calls that write, execute or reach the network, and how many were refused (absent in older traces). */
   readonly actions?: { readonly attempted: number; readonly refused: number };
   readonly error?: string;

@@ -1,5 +1,6 @@
 import { readString } from "../../core/trace/index.js";
 import type { ParsedTrace } from "../../core/trace/index.js";
+import { formatCostUsd, readCostUsd } from "../../core/model/index.js";
 
 export interface JobSummaryInput {
   /** One line: what happened (`Pull request opened`, `Skipped: ...`). */
@@ -30,7 +31,7 @@ export function renderJobSummary(input: JobSummaryInput): string {
       "| Exit | Turns | Tokens (in / out) | Cost | Model |",
       "| --- | --- | --- | --- | --- |",
       footer
-        ? `| ${cell(footer.exit_reason)} | ${footer.turns} | ${footer.usage.total_tokens} (${footer.usage.prompt_tokens} / ${footer.usage.completion_tokens}) | $${footer.cost_usd.toFixed(4)} | ${cell(trace.header.model)} |`
+        ? `| ${cell(footer.exit_reason)} | ${footer.turns} | ${footer.usage.total_tokens} (${footer.usage.prompt_tokens} / ${footer.usage.completion_tokens}) | ${formatCostUsd(readCostUsd(footer.cost_usd))} | ${cell(trace.header.model)} |`
         : `| (unfinished) | – | – | – | ${cell(trace.header.model)} |`,
       "",
     );

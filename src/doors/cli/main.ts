@@ -62,6 +62,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .option("--resume <id>", "continue a run that crashed or was stopped")
     .option("--config <file>", "operator config file (overrides AGENTFORGE_CONFIG)")
     .option("--json", "print one JSON result instead of progress")
+    .option("--no-stream", "show each model message whole when it is complete, not as it arrives")
     .action(async (prompt: string | undefined, options: Record<string, unknown>) => {
       const { runCommand } = await import("./run-command.js");
       exitCode = await runCommand(prompt, options, io);

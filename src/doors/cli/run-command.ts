@@ -21,6 +21,8 @@ interface RunOptions {
   readonly resume?: string;
   readonly config?: string;
   readonly json?: boolean;
+  /** False with --no-stream: whole messages instead of text as it arrives. */
+  readonly stream?: boolean;
 }
 
 /** `agentforge run`: one task on a local checkout, or `--resume ID` to continue one. */
@@ -45,6 +47,8 @@ export async function runCommand(
   // Read before any command runs: what sandboxes show read-only of the checkout's git metadata.
   const discovered = await discoverWorkspaceRepository(workspaceRoot);
   const readOnlyPaths = discovered.kind === "repository" ? discovered.repository.sandboxReadOnlyPaths : [];
+  // Streaming is for a person watching a terminal; logs and --no-stream get whole messages.
+  const isStreaming = io.isTty && !options.json && options.stream !== false;
   const controller = new AbortController();
   const onSignal = (): void => controller.abort(new Error("interrupted"));
   process.once("SIGINT", onSignal);
@@ -58,13 +62,14 @@ export async function runCommand(
         ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       },
-      stream: io.isTty && !options.json,
+      stream: isStreaming,
       log: (message: string) => io.stderr(`${message}\n`),
       ...(io.isTty && !options.json && approval !== "never" ? { confirm: askOnTerminal } : {}),
     });
     if (runtime.sandboxKind === "none")
       io.stderr("warning: AGENTFORGE_SANDBOX=none — commands run without the bubblewrap sandbox.\n");
-    const onEvent = options.json ? undefined : createProgressRenderer(io.stderr, { isTty: io.isTty });
+    const renderer = options.json ? undefined : createProgressRenderer(io.stderr, { isStreaming });
+    const onEvent = renderer?.onEvent;
     let result: RunResult;
     try {
       result = options.resume
@@ -92,7 +97,9 @@ export async function runCommand(
     }
     if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else {
-      if (result.finalAnswer) io.stdout(`${result.finalAnswer}\n`);
+      // Printed once: an answer already streamed whole to the terminal is not repeated.
+      if (result.finalAnswer && renderer?.hasShown(result.finalAnswer) !== true)
+        io.stdout(`${result.finalAnswer}\n`);
       if (result.errorMessage) io.stderr(`error: ${result.errorMessage}\n`);
       io.stderr(
         `trace: ${result.tracePath ?? "none"} (run id ${result.runId}; resume with --resume ${result.runId})\n`,

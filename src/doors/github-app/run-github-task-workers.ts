@@ -55,7 +55,8 @@ function createUsageMeter(metrics: Metrics | undefined) {
       metrics?.observeLoopEvent(event);
       if (event.type !== "model-call-end") return;
       usage.tokens += event.usage.promptTokens + event.usage.completionTokens;
-      usage.costUsd += event.costUsd;
+      // A call without a known price cannot be charged to a cost budget; its tokens still are.
+      usage.costUsd += event.costUsd ?? 0;
     },
   };
 }

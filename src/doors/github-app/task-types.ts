@@ -19,7 +19,8 @@ export interface TaskOutcome {
   readonly url?: string;
   readonly pullRequestNumber?: number;
   readonly totalTokens?: number;
-  readonly costUsd?: number;
+  /** Null when the model had no known price. */
+  readonly costUsd?: number | null;
 }
 
 export interface TaskHandlerContext {

@@ -18,7 +18,7 @@ async function costInMicroDollars(config: Record<string, unknown>): Promise<numb
     config,
     steps: [{ ...done, usage: { ...usage, cached_tokens: 50 } }],
   });
-  return Math.round(run.result.costUsd * 1_000_000);
+  return Math.round((run.result.costUsd ?? Number.NaN) * 1_000_000);
 }
 
 async function howTheRunEnded(config: Record<string, unknown>, steps: readonly MockStep[] = searching()) {

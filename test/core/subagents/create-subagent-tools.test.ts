@@ -217,7 +217,7 @@ describe("subagent tools", () => {
     let subagentCost = 0;
     const tools = build(subagentModel, {
       timeoutMs: 250,
-      onUsage: (_usage, costUsd) => (subagentCost += costUsd),
+      onUsage: (_usage, costUsd) => (subagentCost += costUsd ?? 0),
     });
     const parentModel = createProgrammableModel(async (_request, _signal, index) =>
       index === 0

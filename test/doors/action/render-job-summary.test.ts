@@ -82,6 +82,13 @@ describe("renderJobSummary", () => {
     expect(markdown).toContain("`/t/trace.jsonl`");
   });
 
+  it("says the cost is unknown when the model had no known price, never $0", () => {
+    const footer = trace.footer === null ? null : { ...trace.footer, cost_usd: null };
+    const markdown = renderJobSummary({ headline: "run finished", trace: { ...trace, footer } });
+    expect(markdown).toContain("| final_answer | 3 | 1000 (900 / 100) | cost unknown | mock-model |");
+    expect(markdown).not.toContain("$0");
+  });
+
   it("says a run without a footer is unfinished", () => {
     const markdown = renderJobSummary({ headline: "x", trace: { ...trace, footer: null } });
     expect(markdown).toContain("| (unfinished) |");

@@ -179,7 +179,8 @@ function addEvent(
     case "usage-updated": {
       const turn = turnFor(scope, step);
       turn.cumulativeTokens = readNumber(attributes, "usage.total_tokens") ?? turn.cumulativeTokens;
-      turn.cumulativeCostUsd = readNumber(attributes, "usage.cost_usd") ?? turn.cumulativeCostUsd;
+      // The latest figure wins: a null cost means a call had no known price, from then on.
+      turn.cumulativeCostUsd = readNumber(attributes, "usage.cost_usd");
       return;
     }
     default:

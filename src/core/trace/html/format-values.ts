@@ -3,7 +3,9 @@ export function formatInteger(value: number): string {
   return Math.round(value).toLocaleString("en-US");
 }
 
-export function formatCost(value: number): string {
+/** A cost, or "cost unknown" when the model had no price: never "$0". */
+export function formatCost(value: number | null): string {
+  if (value === null) return "cost unknown";
   return `$${value.toFixed(Math.abs(value) < 1 ? 4 : 2)}`;
 }
 

@@ -22,7 +22,10 @@ function renderTurn(turn: TurnGroup, startTime: string, nested: boolean): string
   );
   const input = models.reduce((sum, item) => sum + (item.inputTokens ?? 0), 0);
   const output = models.reduce((sum, item) => sum + (item.outputTokens ?? 0), 0);
-  const cost = models.reduce((sum, item) => sum + (item.costUsd ?? 0), 0);
+  const cost = models.reduce<number | null>(
+    (sum, item) => (sum === null || item.costUsd === null ? null : sum + item.costUsd),
+    0,
+  );
   const usage =
     models.length === 0
       ? ""
@@ -73,7 +76,7 @@ function renderModelCall(item: ModelCallItem, startTime: string): string {
     ["messages sent", item.messageCount === null ? "" : formatInteger(item.messageCount)],
     ["prompt tokens", item.inputTokens === null ? "" : formatInteger(item.inputTokens)],
     ["output tokens", item.outputTokens === null ? "" : formatInteger(item.outputTokens)],
-    ["cost", item.costUsd === null ? "" : formatCost(item.costUsd)],
+    ["cost", formatCost(item.costUsd)],
     ["duration", item.durationMs === null ? "" : formatDuration(item.durationMs)],
   ];
   const calls = item.toolCalls
@@ -163,7 +166,7 @@ function renderSubagent(item: SubagentItem, startTime: string): string {
   const problem =
     !item.finished && !item.inferred ? true : tone === "danger" || nested.includes('data-problem="true"');
   return `<li class="step-item" data-problem="${String(problem)}"><details class="step step-subagent" open>
-<summary>${badge("subagent", "subagent")}<span class="step-title">${escapeVisibleText(item.name)}${item.inferred && !item.finished ? "" : ` ${badge(status, tone)}`}</span><span class="step-brief">${escapeVisibleText(shorten(item.goal ?? ""))}</span><span class="step-meta">${escapeHtml([item.costUsd === null ? "" : formatCost(item.costUsd), timeMeta(item.timestamp, startTime)].filter((part) => part !== "").join(" · "))}</span></summary>
+<summary>${badge("subagent", "subagent")}<span class="step-title">${escapeVisibleText(item.name)}${item.inferred && !item.finished ? "" : ` ${badge(status, tone)}`}</span><span class="step-brief">${escapeVisibleText(shorten(item.goal ?? ""))}</span><span class="step-meta">${escapeHtml([item.finished ? formatCost(item.costUsd) : "", timeMeta(item.timestamp, startTime)].filter((part) => part !== "").join(" · "))}</span></summary>
 <div class="step-body subagent-body">${item.goal !== null ? field("Goal", item.goal, "prose") : ""}<div class="nested">${nested || `<p class="empty">No nested events were recorded.</p>`}</div></div></details></li>`;
 }
 

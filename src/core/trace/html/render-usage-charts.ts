@@ -80,7 +80,11 @@ function renderContextChart(figures: readonly TurnFigures[], contextWindow: numb
 
 function renderTokenChart(figures: readonly TurnFigures[]): string {
   const top = niceCeiling(Math.max(1, ...figures.map((figure) => figure.inputTokens + figure.outputTokens)));
-  const costTop = Math.max(...figures.map((figure) => figure.cumulativeCostUsd));
+  // Unknown costs stay unknown once they appear, so the known figures are a prefix of the run.
+  const knownCosts = figures.flatMap((figure) =>
+    figure.cumulativeCostUsd === null ? [] : [figure.cumulativeCostUsd],
+  );
+  const costTop = Math.max(0, ...knownCosts);
   const y = (value: number): number => BASELINE - (value / top) * PLOT_HEIGHT;
   const band = PLOT_WIDTH / figures.length;
   const barWidth = Math.max(1, Math.min(36, band * 0.62));
@@ -98,11 +102,8 @@ function renderTokenChart(figures: readonly TurnFigures[]): string {
   });
   if (costTop > 0) {
     const costY = (value: number): number => BASELINE - (value / costTop) * PLOT_HEIGHT;
-    const line = figures
-      .map(
-        (figure, index) =>
-          `${fixed(bandCenter(index, figures.length))},${fixed(costY(figure.cumulativeCostUsd))}`,
-      )
+    const line = knownCosts
+      .map((cost, index) => `${fixed(bandCenter(index, figures.length))},${fixed(costY(cost))}`)
       .join(" ");
     parts.push(
       `<polyline class="cost-line" points="${line}"><title>Cost so far: ${escapeHtml(formatCost(costTop))}</title></polyline>`,

@@ -7,8 +7,9 @@ export interface TurnFigures {
   readonly contextTokens: number | null;
   readonly inputTokens: number;
   readonly outputTokens: number;
-  readonly costUsd: number;
-  readonly cumulativeCostUsd: number;
+  /** Null when a call of the turn (or, for the running total, of the run so far) had no known price. */
+  readonly costUsd: number | null;
+  readonly cumulativeCostUsd: number | null;
   /** Context changes in this turn, for markers on the chart. */
   readonly contextChanges: readonly string[];
 }
@@ -20,13 +21,13 @@ export interface TurnFigures {
 export function summarizeTurns(turns: readonly TurnGroup[]): TurnFigures[] {
   const figures: TurnFigures[] = [];
   let previousCumulativeTokens = 0;
-  let cumulativeCost = 0;
+  let cumulativeCost: number | null = 0;
   for (const turn of turns) {
     if (turn.step <= 0) continue;
     let contextTokens: number | null = null;
     let inputTokens = 0;
     let outputTokens = 0;
-    let costUsd = 0;
+    let costUsd: number | null = 0;
     let hasModelCall = false;
     const contextChanges: string[] = [];
     for (const item of turn.items) {
@@ -35,7 +36,7 @@ export function summarizeTurns(turns: readonly TurnGroup[]): TurnFigures[] {
         if (item.inputTokens !== null) contextTokens = item.inputTokens;
         inputTokens += item.inputTokens ?? 0;
         outputTokens += item.outputTokens ?? 0;
-        costUsd += item.costUsd ?? 0;
+        costUsd = costUsd === null || item.costUsd === null ? null : costUsd + item.costUsd;
       } else if (
         item.kind === "notice" &&
         item.eventType.startsWith("context-") &&
@@ -51,7 +52,13 @@ export function summarizeTurns(turns: readonly TurnGroup[]): TurnFigures[] {
       hasUsage = outputTokens > 0;
     }
     if (turn.cumulativeTokens !== null) previousCumulativeTokens = turn.cumulativeTokens;
-    cumulativeCost = turn.cumulativeCostUsd ?? cumulativeCost + costUsd;
+    // A turn with a usage-updated event (it has cumulative tokens) states the running cost itself.
+    cumulativeCost =
+      turn.cumulativeTokens !== null
+        ? turn.cumulativeCostUsd
+        : cumulativeCost === null || costUsd === null
+          ? null
+          : cumulativeCost + costUsd;
     if (!hasUsage && contextChanges.length === 0) continue;
     figures.push({
       step: turn.step,

@@ -144,5 +144,6 @@ export interface JobOutcome {
   readonly tracePath?: string;
   readonly runId?: string;
   readonly totalTokens: number;
-  readonly costUsd: number;
+  /** Null when the model had no known price. */
+  readonly costUsd: number | null;
 }

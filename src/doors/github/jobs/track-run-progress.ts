@@ -1,5 +1,6 @@
 import type { LoopEvent } from "../../../core/loop/index.js";
 import type { JobProgress } from "./github-job.js";
+import { formatCostUsd, type CostUsd } from "../../../core/model/index.js";
 
 export interface RunProgressTracker {
   readonly onEvent: (event: LoopEvent) => void;
@@ -7,7 +8,7 @@ export interface RunProgressTracker {
   note(text: string): void;
   /** The current text: heading, the latest steps, then elapsed time, tokens and cost. */
   render(): string;
-  readonly totals: () => { readonly tokens: number; readonly costUsd: number; readonly steps: number };
+  readonly totals: () => { readonly tokens: number; readonly costUsd: CostUsd; readonly steps: number };
 }
 
 const SHOWN_STEPS = 12;
@@ -40,8 +41,9 @@ function formatElapsed(ms: number): string {
   return `${Math.floor(seconds / 60)} m ${seconds % 60} s`;
 }
 
-export function formatUsage(tokens: number, costUsd: number): string {
-  return `${tokens.toLocaleString("en-US")} tokens · $${costUsd.toFixed(4)}`;
+/** "1,234 tokens · $0.0123", or "… · cost unknown" when the model had no known price. */
+export function formatUsage(tokens: number, costUsd: CostUsd): string {
+  return `${tokens.toLocaleString("en-US")} tokens · ${formatCostUsd(costUsd)}`;
 }
 
 /**
@@ -57,7 +59,7 @@ export function trackRunProgress(options: {
   const startedAt = now();
   const steps: string[] = [];
   let tokens = 0;
-  let costUsd = 0;
+  let costUsd: CostUsd = 0;
   let stepCount = 0;
 
   function render(): string {

@@ -1,6 +1,7 @@
 import type { ExitReason } from "../../../core/loop/index.js";
 import { neutralizeMarkdown } from "../review/render-review-text.js";
 import type { CommittedFile, LeftOutFile } from "../workspace/select-commit-files.js";
+import { formatCostUsd } from "../../../core/model/index.js";
 
 export interface CommandRecord {
   readonly command: string;
@@ -125,7 +126,7 @@ export function renderPullRequestBody(options: PullRequestBodyOptions): string {
     typeof options.tokens === "number"
       ? `${options.tokens.toLocaleString("en-US")} tokens`
       : `${(options.tokens.input + options.tokens.output).toLocaleString("en-US")} tokens (${options.tokens.input.toLocaleString("en-US")} in, ${options.tokens.output.toLocaleString("en-US")} out)`;
-  const cost = options.costUsd === null ? "cost unknown" : `$${options.costUsd.toFixed(4)}`;
+  const cost = formatCostUsd(options.costUsd);
   const trace = options.traceSummary === undefined ? "" : ` · ${neutralizeMarkdown(options.traceSummary)}`;
   sections.push(`## Run\n\n${tokens} · ${cost} · ended with \`${options.exitReason}\`${trace}`);
   const decision = closingDecision(options);

@@ -30,7 +30,7 @@ export async function publishReviewStage(
       readonly findings: readonly Finding[];
       readonly notes: readonly string[];
       readonly totalTokens: number;
-      readonly costUsd: number;
+      readonly costUsd: number | null;
     };
   },
 ): Promise<PublishedReview> {
