@@ -62,6 +62,8 @@ describe("a model without a known price", () => {
     const io = bufferIo({
       OPENAI_BASE_URL: server.url,
       OPENAI_API_KEY: "sk-local",
+      // An OpenAI model's name on an endpoint that is not OpenAI's: its list price must not apply.
+      AGENTFORGE_MODEL: "gpt-4.1-mini",
       AGENTFORGE_DATA_DIR: join(dir, `data-${name}`),
       AGENTFORGE_CONFIG: join(dir, `${name}.yml`),
     });
@@ -74,7 +76,6 @@ describe("a model without a known price", () => {
 
   it("is shown as unknown in the summary line, the trace, its story and the HTML report, never as $0", async () => {
     const io = await runOnce("unpriced", "{}\n");
-    // The default model name is OpenAI's, but the endpoint is not: its list price does not apply.
     expect(server.requests.at(-1)?.model).toBe("gpt-4.1-mini");
     expect(io.err()).toContain("finished: final_answer · 2000000 tokens · cost unknown");
     expect(io.err()).not.toMatch(/\$0\.0000/);
