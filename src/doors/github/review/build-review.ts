@@ -77,35 +77,11 @@ function renderBody(
   if (options.summary !== undefined && options.summary.trim().length > 0)
     parts.push(neutralizeMarkdown(options.summary.trim()));
   if (outside.length > 0) {
-    const items: string[] = [];
-    let length = parts.join("\n\n").length;
-    for (const merged of outside) {
-      const item = renderBodyFinding(merged);
-      if (length + item.length > MAX_BODY_CHARS) {
-        items.push(
-          `- …and ${outside.length - items.length} more not shown (the review body has a size limit).`,
-        );
-        break;
-      }
-      items.push(item);
-      length += item.length + 1;
-    }
+    const items = renderBodyItems(outside, parts.join("\n\n").length);
     parts.push(`#### Findings outside the diff\n\n${items.join("\n")}`);
   }
   if (below.length > 0) {
-    const items: string[] = [];
-    let length = parts.join("\n\n").length;
-    for (const merged of below) {
-      const item = renderBodyFinding(merged);
-      if (length + item.length > MAX_BODY_CHARS) {
-        items.push(
-          `- …and ${below.length - items.length} more not shown (the review body has a size limit).`,
-        );
-        break;
-      }
-      items.push(item);
-      length += item.length + 1;
-    }
+    const items = renderBodyItems(below, parts.join("\n\n").length);
     const count = `${below.length} finding${below.length === 1 ? "" : "s"}`;
     parts.push(
       `<details>\n<summary>${count} below ${options.minSeverity ?? "the"} severity (review.min_severity)</summary>\n\n${items.join("\n")}\n\n</details>`,
@@ -164,4 +140,25 @@ export function buildReview(options: BuildReviewOptions): BuiltReview {
     omittedByCap,
     mergedDuplicates: options.findings.length - merged.length,
   };
+}
+
+/** The findings as body list items, cut with a note where the body would pass its size limit. */
+function renderBodyItems(
+  findings: readonly Parameters<typeof renderBodyFinding>[0][],
+  used: number,
+): string[] {
+  const items: string[] = [];
+  let length = used;
+  for (const merged of findings) {
+    const item = renderBodyFinding(merged);
+    if (length + item.length > MAX_BODY_CHARS) {
+      items.push(
+        `- …and ${findings.length - items.length} more not shown (the review body has a size limit).`,
+      );
+      break;
+    }
+    items.push(item);
+    length += item.length + 1;
+  }
+  return items;
 }
