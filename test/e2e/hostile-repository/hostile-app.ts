@@ -4,12 +4,13 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  realpathSync,
   readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { parseMockScript } from "../../../src/mock-model/mock-script.js";
 import type { RecordedRequest } from "../../../src/mock-model/start-mock-model-server.js";
@@ -122,7 +123,7 @@ exit 0
 export async function startHostileApp(): Promise<HostileApp> {
   // The App's data folder outside /tmp, as a deployment has it (/var/lib/…): under /tmp it would
   // lie inside every sandbox's private /tmp, which changes what a command there sees and can do.
-  const cacheRoot = path.resolve(".cache", "hostile-repository");
+  const cacheRoot = hostileCacheRoot();
   mkdirSync(cacheRoot, { recursive: true });
   const root = mkdtempSync(path.join(cacheRoot, "app-"));
   const markers = mkdtempSync(path.join(tmpdir(), "hostile-markers-"));
@@ -327,4 +328,19 @@ export async function startHostileApp(): Promise<HostileApp> {
     await close();
     throw error;
   }
+}
+
+/**
+ * Where the App's data lives in this suite: never under a folder the sandbox replaces with its
+ * own private one (/tmp, /var/tmp, /dev/shm). There, the parents of the read-only mounts exist only
+ * inside the sandbox and take writes that change nothing on the host, which the suite would
+ * report as writes that went through. A checkout under /tmp keeps its data beside the home folder.
+ */
+function hostileCacheRoot(): string {
+  const inRepository = path.resolve(".cache", "hostile-repository");
+  const privateInSandbox = ["/tmp", "/var/tmp", "/dev/shm", realpathSync(tmpdir())];
+  const isPrivate = (candidate: string): boolean =>
+    privateInSandbox.some((root) => candidate === root || candidate.startsWith(`${root}/`));
+  if (!isPrivate(realpathSync(path.resolve(".")))) return inRepository;
+  return path.join(homedir(), ".cache", "agentforge-tests", "hostile-repository");
 }

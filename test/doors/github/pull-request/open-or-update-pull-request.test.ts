@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { Octokit } from "@octokit/rest";
 import nock from "nock";
 import { openOrUpdatePullRequest } from "../../../../src/doors/github/pull-request/open-or-update-pull-request.js";
@@ -25,6 +25,8 @@ const LIST_QUERY = { head: "octo:agentforge/issue-12", state: "open", per_page: 
 
 describe("openOrUpdatePullRequest", () => {
   beforeAll(() => nock.disableNetConnect());
+  // A later test file in this worker talks to local servers over HTTP: leave the network as found.
+  afterAll(() => nock.enableNetConnect());
   afterEach(() => {
     nock.cleanAll();
   });

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { Octokit } from "@octokit/rest";
 import nock from "nock";
 import type { ProbotOctokit } from "probot";
@@ -72,6 +72,8 @@ export const probotFits: (octokit: ProbotOctokit) => GitHubRequester = (octokit)
 
 describe("postReview", () => {
   beforeAll(() => nock.disableNetConnect());
+  // A later test file in this worker talks to local servers over HTTP: leave the network as found.
+  afterAll(() => nock.enableNetConnect());
   afterEach(() => {
     nock.cleanAll();
   });
@@ -183,6 +185,8 @@ describe("postReview", () => {
 
 describe("collectPostedFingerprints", () => {
   beforeAll(() => nock.disableNetConnect());
+  // A later test file in this worker talks to local servers over HTTP: leave the network as found.
+  afterAll(() => nock.enableNetConnect());
 
   it("reads every page of review comments and review bodies", async () => {
     const marker = (index: number) => `<!-- agentforge:fp=${index.toString(16).padStart(16, "0")} -->`;
