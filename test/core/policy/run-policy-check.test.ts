@@ -38,7 +38,11 @@ describe("runPolicyCheck", () => {
 
 describe("runPolicyCheck without a workspace", () => {
   it("judges paths against the current directory", async () => {
-    const outside = await runPolicyCheck({ command: "rm -rf ../x", approvalMode: "auto" });
+    // Climbed from wherever the checkout is (under /tmp, `..` alone may be scratch space): /usr/x.
+    const outside = await runPolicyCheck({
+      command: `rm -rf ${"../".repeat(16)}usr/x`,
+      approvalMode: "auto",
+    });
     expect(outside.json).toMatchObject({ classification: "dangerous", decision: "rejected" });
     const inside = await runPolicyCheck({ command: "rm -rf build", approvalMode: "auto" });
     expect(inside.json).toMatchObject({ classification: "not_allowlisted", decision: "approved" });
