@@ -1,7 +1,5 @@
-import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,6 +16,7 @@ import { createSignedDeliveries } from "./support/create-signed-deliveries.js";
 import { sendWebhookLoad, type LoadResult } from "./support/send-webhook-load.js";
 import { startFakeGitHubApi, type FakeGitHubApi } from "./support/start-fake-github-api.js";
 import { roundTo } from "./support/summarize-samples.js";
+import { benchPrivateKey, listenForWebhooks, UnthrottledOctokit } from "./support/webhook-bench-app.js";
 
 const SECRET = "bench-webhook-secret";
 const INSTALLATION_ID = 4242;
@@ -28,25 +27,6 @@ const DEADLINE_MS = 40_000;
 const THROTTLED_REQUESTS = 10;
 const CONFIG_YAML = 'allowed_commands: ["npm test"]\ntest_commands: ["npm test"]\n';
 
-const privateKey = generateKeyPairSync("rsa", {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: "pkcs1", format: "pem" },
-  privateKeyEncoding: { type: "pkcs1", format: "pem" },
-}).privateKey;
-
-/** Retry and write throttle off, in the function form (the object form leaves the throttle on). */
-const UnthrottledOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-  ...options,
-  retry: { enabled: false },
-  throttle: { enabled: false },
-}));
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return `http://127.0.0.1:${port}${DEFAULT_WEBHOOK_PATH}`;
-}
-
 function close(server: Server): Promise<void> {
   return new Promise((resolve, reject) => {
     server.closeAllConnections();
@@ -56,7 +36,12 @@ function close(server: Server): Promise<void> {
 
 /** The baseline: Probot's own middleware and an app whose handler does nothing. */
 async function startBareProbot(): Promise<Server> {
-  const probot = new Probot({ appId: 1, privateKey, secret: SECRET, log: pino({ level: "silent" }) });
+  const probot = new Probot({
+    appId: 1,
+    privateKey: benchPrivateKey,
+    secret: SECRET,
+    log: pino({ level: "silent" }),
+  });
   const middleware = await createNodeMiddleware(
     (app) => {
       app.on("issue_comment.created", async () => {});
@@ -91,7 +76,7 @@ async function startIntake(api: FakeGitHubApi, Octokit: typeof ProbotOctokit): P
   });
   const probot = new Probot({
     appId: 1,
-    privateKey,
+    privateKey: benchPrivateKey,
     secret: SECRET,
     baseUrl: api.url,
     Octokit,
@@ -136,9 +121,9 @@ export const run: Benchmark = async () => {
   const ours = await startIntake(api, UnthrottledOctokit);
   const throttled = await startIntake(api, ProbotOctokit);
   try {
-    const bareUrl = await listen(bareServer);
-    const oursUrl = await listen(ours.server);
-    const throttledUrl = await listen(throttled.server);
+    const bareUrl = await listenForWebhooks(bareServer);
+    const oursUrl = await listenForWebhooks(ours.server);
+    const throttledUrl = await listenForWebhooks(throttled.server);
     // Warm both: JIT, the token cache, the first SQLite pages.
     await load(bareUrl, WARMUP, 1);
     await load(oursUrl, WARMUP, 1);

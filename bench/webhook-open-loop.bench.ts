@@ -1,12 +1,10 @@
-import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { pino } from "pino";
-import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+import { createNodeMiddleware, Probot } from "probot";
 import { createAgentForgeApp } from "../src/doors/github-app/create-agent-forge-app.js";
 import type { TriageOutcome } from "../src/doors/github-app/create-intake-triage.js";
 import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "../src/doors/github-app/create-webhook-server.js";
@@ -19,6 +17,7 @@ import { sendOpenLoopLoad, type OpenLoopResult } from "./support/send-open-loop-
 import { sendWebhookLoad, type SignedDelivery } from "./support/send-webhook-load.js";
 import { startFakeGitHubApi, type FakeGitHubApiOptions } from "./support/start-fake-github-api.js";
 import { roundTo } from "./support/summarize-samples.js";
+import { benchPrivateKey, listenForWebhooks, UnthrottledOctokit } from "./support/webhook-bench-app.js";
 
 const SECRET = "bench-webhook-secret";
 const INSTALLATION_ID = 4242;
@@ -31,23 +30,6 @@ const SATURATION_REQUESTS = 3_000;
 const SATURATION_CONCURRENCY = 32;
 const TRIAGE_DEADLINE_MS = 90_000;
 const CONFIG_YAML = 'allowed_commands: ["npm test"]\ntest_commands: ["npm test"]\n';
-
-const privateKey = generateKeyPairSync("rsa", {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: "pkcs1", format: "pem" },
-  privateKeyEncoding: { type: "pkcs1", format: "pem" },
-}).privateKey;
-
-const UnthrottledOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
-  ...options,
-  retry: { enabled: false },
-  throttle: { enabled: false },
-}));
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}${DEFAULT_WEBHOOK_PATH}`;
-}
 
 function close(server: Server): Promise<void> {
   return new Promise((resolve) => {
@@ -83,7 +65,12 @@ function mixedDeliveries(
 }
 
 async function startBareProbot(): Promise<Server> {
-  const probot = new Probot({ appId: 1, privateKey, secret: SECRET, log: pino({ level: "silent" }) });
+  const probot = new Probot({
+    appId: 1,
+    privateKey: benchPrivateKey,
+    secret: SECRET,
+    log: pino({ level: "silent" }),
+  });
   const middleware = await createNodeMiddleware(
     (app) => {
       app.on("issue_comment.created", async () => {});
@@ -132,7 +119,7 @@ async function runIntake(
   };
   const probot = new Probot({
     appId: 1,
-    privateKey,
+    privateKey: benchPrivateKey,
     secret: SECRET,
     baseUrl: github.url,
     Octokit: UnthrottledOctokit,
@@ -145,7 +132,7 @@ async function runIntake(
     secret: SECRET,
   });
   try {
-    const load = await send(await listen(server));
+    const load = await send(await listenForWebhooks(server));
     process.stderr.write(`answered; ${triaged} of ${commands} commands triaged\n`);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -194,7 +181,7 @@ export const run: Benchmark = async () => {
   // Warm-up of JIT and Probot's token cache on a short run each.
   const warmBare = await startBareProbot();
   await sendOpenLoopLoad({
-    url: await listen(warmBare),
+    url: await listenForWebhooks(warmBare),
     deliveries: mixedDeliveries(300, 1).all,
     ratePerSecond: RATE,
   });
@@ -204,7 +191,7 @@ export const run: Benchmark = async () => {
 
   const bareServer = await startBareProbot();
   const bare = await sendOpenLoopLoad({
-    url: await listen(bareServer),
+    url: await listenForWebhooks(bareServer),
     deliveries: mixedDeliveries(count, 10_001).all,
     ratePerSecond: RATE,
   });
@@ -323,7 +310,7 @@ async function saturateBare() {
   const server = await startBareProbot();
   try {
     return await sendWebhookLoad({
-      url: await listen(server),
+      url: await listenForWebhooks(server),
       deliveries: mixedDeliveries(SATURATION_REQUESTS, 50_001).all,
       concurrency: SATURATION_CONCURRENCY,
       deadlineMs: 60_000,
