@@ -246,6 +246,21 @@ describe("runGitHubJob", () => {
     expect(reviews.at(-1)!.commitId).toBe(newHead);
   });
 
+  it("tells the model which file and line a review-thread request is about", async () => {
+    const number = await openPullRequest(harness);
+    const model = reviewerModel({ correctness: "It divides.", security: "", tests: "" });
+    const outcome = await runGitHubJob(
+      harness.job("request", number, {
+        instructions: "why is this here?",
+        thread: { path: "sum.js", line: 5 },
+      }),
+      harness.deps(model),
+    );
+    expect(outcome.status).toBe("answered");
+    expect(reviewedText(model.requests)).toContain("review thread on `sum.js` line 5");
+    expect(harness.finished).toContain("It divides.");
+  });
+
   it("refuses to start on an invalid repository config and names the key", async () => {
     const bare = harness.github.repository(OWNER, REPO).bareDir;
     const work = mkdtempSync(path.join(tmpdir(), "agentforge-config-"));
