@@ -1,4 +1,5 @@
 import { authorizeCommenter, isBotSender } from "../github/commands/authorize-commenter.js";
+import { readConversationMode } from "../github/commands/conversation-mode.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply } from "./github-replies.js";
@@ -12,6 +13,7 @@ export type LabeledDecision =
   | "redelivery"
   | "config-invalid"
   | "other-label"
+  | "ignored-conversation"
   | "unauthorized"
   | "budget-spent"
   | "enqueued"
@@ -19,7 +21,8 @@ export type LabeledDecision =
 
 /**
  * `issues.labeled` with the repository's trigger label: a fix on an issue, a review on a pull
- * request. Whoever added the label must hold the configured permission (triage can label).
+ * request. Whoever added the label must hold the configured permission (triage can label). A
+ * conversation the app was told to `ignore` starts nothing, as with assignments.
  */
 export async function handleIssueLabeled(
   event: IntakeEvent,
@@ -32,6 +35,11 @@ export async function handleIssueLabeled(
   const log = { delivery: event.id, owner, repo, number, label: payload.label?.name };
   if (isBotSender(payload.sender)) return "ignored-bot";
   if (payload.label === undefined) return "other-label";
+  // `ignore` leaves a conversation alone, labels included; `pause` stops only automatic reviews.
+  if (readConversationMode(payload.issue.labels) === "ignored") {
+    deps.logger.info(log, "trigger label on an ignored conversation: nothing runs");
+    return "ignored-conversation";
+  }
   if (await deps.queue.hasDelivery(event.id)) return "redelivery";
   const config = await readRepositoryConfig(event);
   if (!config.success) {

@@ -23,6 +23,7 @@ export function toWebhookResult(decision: AnyIntakeDecision): WebhookResult {
     case "ignored-bot":
     case "no-mention":
     case "other-label":
+    case "ignored-conversation":
     case "auto-review-off":
     case "draft-skipped":
     case "closed":

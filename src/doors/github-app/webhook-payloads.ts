@@ -56,7 +56,7 @@ export const pullRequestPayloadSchema = z.object({
 export const issuesLabeledPayloadSchema = z.object({
   action: z.string(),
   label: z.object({ name: z.string() }).optional(),
-  issue: z.object({ number: positiveInt, pull_request: z.object({}).loose().nullish() }),
+  issue: z.object({ number: positiveInt, pull_request: z.object({}).loose().nullish(), labels }),
   repository,
   installation,
   sender: account,

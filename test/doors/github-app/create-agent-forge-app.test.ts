@@ -1,3 +1,4 @@
+import { IGNORED_LABEL } from "../../../src/doors/github/commands/conversation-mode.js";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import nock from "nock";
 import {
@@ -384,6 +385,23 @@ describe("createAgentForgeApp intake", () => {
       trigger: "label",
       command: { kind: "fix" },
     });
+  });
+
+  it("starts nothing for the trigger label on a conversation it was told to ignore", async () => {
+    const payload = examplePayload("issues", "labeled");
+    payload["label"].name = "agentforge";
+    payload["issue"].labels = [{ name: "agentforge" }, { name: IGNORED_LABEL }];
+    const scope = nock(API);
+    mockInstallationToken(scope);
+    // Everything a label trigger needs is in place: only the ignore label stops it.
+    mockConfig(scope, OWNER, REPO, "trigger:\n  label: agentforge\n");
+    mockPermission(scope, OWNER, REPO, "Codertocat", "write");
+    scope.post(`/repos/${OWNER}/${REPO}/issues/1/reactions`).reply(201, {});
+    await harness.probot.receive({ id: "d-label-ignored", name: "issues", payload: payload as never });
+    expect(await tasks()).toBe(0);
+    payload["issue"].labels = [{ name: "agentforge" }];
+    await harness.probot.receive({ id: "d-label-resumed", name: "issues", payload: payload as never });
+    expect(await tasks()).toBe(1);
   });
 
   it("ignores a label other than the configured one", async () => {
