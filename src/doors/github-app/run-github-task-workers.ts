@@ -30,6 +30,8 @@ export interface GitHubTaskWorkersOptions {
   readonly metrics?: Metrics;
   readonly now?: () => number;
   readonly pollMs?: number;
+  /** How often a running task's lease is renewed (the worker loop's default: 10 s). */
+  readonly heartbeatMs?: number;
   readonly workerId?: string;
 }
 
@@ -87,12 +89,12 @@ function outcomeOfResult(outcome: TaskOutcome): TaskMetricOutcome {
   }
 }
 
+function isLeaseLost(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason instanceof TaskAbortedError && signal.reason.code === "LEASE_LOST";
+}
+
 function outcomeOfFailure(error: unknown, signal: AbortSignal, isLastAttempt: boolean): TaskMetricOutcome {
-  if (signal.aborted) {
-    return signal.reason instanceof TaskAbortedError && signal.reason.code === "LEASE_LOST"
-      ? "lease-lost"
-      : "cancelled";
-  }
+  if (signal.aborted) return isLeaseLost(signal) ? "lease-lost" : "cancelled";
   return isRetryableError(error) && !isLastAttempt ? "retried" : "failed";
 }
 
@@ -162,7 +164,11 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
       const message = error instanceof Error ? error.message : String(error);
       const isLastAttempt = claimed.attempt >= claimed.maxAttempts;
       metrics?.recordTask(outcomeOfFailure(error, signal, isLastAttempt), now() - startedAt);
-      if (signal.aborted) {
+      if (isLeaseLost(signal)) {
+        // Another worker holds the task now and says so in its own comment ("picking this up
+        // again"); a stop notice here would tell the person something that did not happen.
+        logger.warn({ taskId: claimed.taskId }, "lease lost: the task continues on another worker");
+      } else if (signal.aborted) {
         await progress.finish("Stopped on request.").catch((finishError: unknown) => {
           logger.warn({ err: finishError, taskId: claimed.taskId }, "could not post the stop notice");
         });
@@ -199,6 +205,7 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
       concurrency: options.concurrency,
       signal: options.signal,
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       ...(options.workerId === undefined ? {} : { workerId: options.workerId }),
       logger,
     },

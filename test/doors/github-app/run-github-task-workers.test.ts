@@ -175,4 +175,41 @@ describe("runGitHubTaskWorkers", () => {
     // Nothing went to the conversation tab: every write was the thread's reply.
     expect(scope.pendingMocks()).toStrictEqual([]);
   });
+
+  it("posts no stop notice when the lease is lost: the task goes on elsewhere, and says so there", async () => {
+    const posted: string[] = [];
+    nock(API)
+      .post("/repos/o/r/issues/9/comments", (body: { body: string }) => {
+        posted.push(body.body);
+        return true;
+      })
+      .reply(201, { id: 93 })
+      .persist();
+    await queue.enqueue({ deliveryId: "d-9", key: "o/r#9", installationId: 1, payload: taskFor(9) });
+    // Another worker took the task over: every renewal of this worker's lease is refused.
+    const lostQueue: TaskQueue<GitHubRequest> = { ...queue, heartbeat: () => Promise.resolve(false) };
+    const controller = new AbortController();
+    const aborted = deferred();
+    const loop = runGitHubTaskWorkers({
+      queue: lostQueue,
+      concurrency: 1,
+      signal: controller.signal,
+      pollMs: 5,
+      heartbeatMs: 5,
+      redact: (text) => text,
+      logger: createRecordingLogger(),
+      getInstallationOctokit: () => Promise.resolve(new TestOctokit({ auth: "t" })),
+      handler: (_task, { signal }) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener("abort", () => {
+            aborted.resolve();
+            reject(new Error("aborted"));
+          });
+        }),
+    });
+    await aborted.promise;
+    controller.abort();
+    await loop;
+    expect(posted).toEqual([]);
+  });
 });
