@@ -141,6 +141,10 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
       owner: task.owner,
       repo: task.repo,
       issueNumber: task.number,
+      // A command written in a review thread is answered in that thread.
+      ...(task.trigger === "review-comment" && task.commentId !== null
+        ? { replyTo: { commentId: task.commentId } }
+        : {}),
       redact: options.redact,
       logger,
     });

@@ -12,10 +12,21 @@ export function toGitHubJob(task: GitHubRequest): GitHubJob {
     ...(task.headSha === null ? {} : { headSha: task.headSha }),
     ...(task.beforeSha === null ? {} : { beforeSha: task.beforeSha }),
     ...(task.commentId === null ? {} : { commentId: task.commentId }),
+    ...(task.trigger === "review-comment" && task.reviewComment !== null
+      ? { thread: task.reviewComment }
+      : {}),
   };
   const command = task.command;
   switch (command.kind) {
     case "fix":
+      // On a pull request, `fix` means its branch: the change is pushed there, not to a new pull request.
+      if (task.isPullRequest)
+        return { ...base, kind: "request", instructions: `fix ${command.instructions ?? "this"}` };
+      return {
+        ...base,
+        kind: command.kind,
+        ...(command.instructions === undefined ? {} : { instructions: command.instructions }),
+      };
     case "plan":
       return {
         ...base,

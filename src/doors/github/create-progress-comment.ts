@@ -17,6 +17,11 @@ export interface ProgressCommentOptions {
   readonly owner: string;
   readonly repo: string;
   readonly issueNumber: number;
+  /**
+   * A review comment to answer in its thread: the comment is posted as a reply there (and edited
+   * as a pull request review comment) instead of on the conversation tab.
+   */
+  readonly replyTo?: { readonly commentId: number };
   /** Everything posted passes through here first (secrets must never reach GitHub). */
   readonly redact?: (text: string) => string;
   readonly minIntervalMs?: number;
@@ -55,23 +60,33 @@ export function createProgressComment(
   }
 
   async function send(body: string): Promise<void> {
+    const where = { owner: options.owner, repo: options.repo };
     if (commentId === null) {
-      const response = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        owner: options.owner,
-        repo: options.repo,
-        issue_number: options.issueNumber,
-        body,
-      });
+      const response =
+        options.replyTo === undefined
+          ? await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+              ...where,
+              issue_number: options.issueNumber,
+              body,
+            })
+          : await octokit.request(
+              "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+              {
+                ...where,
+                pull_number: options.issueNumber,
+                comment_id: options.replyTo.commentId,
+                body,
+              },
+            );
       const id = (response.data as { readonly id?: unknown } | null)?.id;
       commentId = typeof id === "number" ? id : null;
       return;
     }
-    await octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-      owner: options.owner,
-      repo: options.repo,
-      comment_id: commentId,
-      body,
-    });
+    const route =
+      options.replyTo === undefined
+        ? "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}"
+        : "PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}";
+    await octokit.request(route, { ...where, comment_id: commentId, body });
   }
 
   function enqueueWrite(text: string): Promise<void> {

@@ -131,4 +131,48 @@ describe("runGitHubTaskWorkers", () => {
     expect(bodies[0]).toContain("The run failed: push refused for [REDACTED]");
     expect((await queue.get(taskId!))?.state).toBe("failed");
   });
+
+  it("answers a command written in a review thread in that thread, start to finish", async () => {
+    const scope = nock(API)
+      .post("/repos/o/r/pulls/8/comments/901/replies", { body: "Working on it" })
+      .reply(201, { id: 902 })
+      .patch("/repos/o/r/pulls/comments/902", { body: "Pushed abc1234 to feature" })
+      .reply(200, {});
+    await queue.enqueue({
+      deliveryId: "d-8",
+      key: "o/r#8",
+      installationId: 1,
+      payload: {
+        ...taskFor(8),
+        eventName: "pull_request_review_comment.created",
+        isPullRequest: true,
+        command: { kind: "request", text: "why is this here?" },
+        trigger: "review-comment",
+        commentId: 901,
+        reviewComment: { path: "sum.js", line: 2 },
+      },
+    });
+    const controller = new AbortController();
+    const handled = deferred();
+    const loop = runGitHubTaskWorkers({
+      queue,
+      concurrency: 1,
+      signal: controller.signal,
+      pollMs: 5,
+      redact: (text) => text,
+      logger: createRecordingLogger(),
+      getInstallationOctokit: () => Promise.resolve(new TestOctokit({ auth: "t" })),
+      handler: async (_task, { progress }) => {
+        await progress.start("Working on it");
+        await progress.finish("Pushed abc1234 to feature");
+        handled.resolve();
+        return { status: "answered", summary: "answered" };
+      },
+    });
+    await handled.promise;
+    controller.abort();
+    await loop;
+    // Nothing went to the conversation tab: every write was the thread's reply.
+    expect(scope.pendingMocks()).toStrictEqual([]);
+  });
 });

@@ -169,6 +169,7 @@ export function createStandInRoutes(deps: RouteDependencies) {
       pullNumber,
       body: typeof body["body"] === "string" ? body["body"] : "",
       commitId: typeof commitId === "string" ? commitId : null,
+      author: appUser().login,
       comments: accepted,
     };
     repository.reviews.push(review);
@@ -361,7 +362,12 @@ export function createStandInRoutes(deps: RouteDependencies) {
           status: 200,
           data: repository.reviews
             .filter((review) => review.pullNumber === number)
-            .map((review) => ({ id: review.id, body: review.body })),
+            .map((review) => ({
+              id: review.id,
+              body: review.body,
+              commit_id: review.commitId,
+              user: userJson(deps.userOf(review.author)),
+            })),
         };
     }
     if ((match = /^\/pulls\/(\d+)\/comments$/.exec(rest)) && method === "GET") {
@@ -370,7 +376,9 @@ export function createStandInRoutes(deps: RouteDependencies) {
         status: 200,
         data: repository.reviews
           .filter((review) => review.pullNumber === number)
-          .flatMap((review) => review.comments),
+          .flatMap((review) =>
+            review.comments.map((comment) => ({ ...comment, user: userJson(deps.userOf(review.author)) })),
+          ),
       };
     }
     if (rest === "/check-runs" && method === "POST") {

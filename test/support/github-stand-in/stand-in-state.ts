@@ -40,6 +40,8 @@ export interface StandInReview {
   readonly pullNumber: number;
   readonly body: string;
   readonly commitId: string | null;
+  /** Who posted it: the App's bot, unless a test adds a person's review. */
+  readonly author: string;
   readonly comments: readonly {
     readonly path: string;
     readonly line: number;

@@ -6,7 +6,7 @@ export function helpText(appSlug: string): string {
     "",
     `- \`${name} fix this\` or \`${name} fix <instructions>\` on an issue: make the change and open a pull request.`,
     `- \`${name} plan\` or \`${name} plan <instructions>\`: post a plan as a comment, change nothing.`,
-    `- \`${name} review\` or \`${name} review full\` on a pull request: review the whole diff with comments on the lines.`,
+    `- \`${name} review\` on a pull request: review what changed since its last review (the whole diff the first time), with comments on the lines; \`${name} review full\` reviews the whole diff again.`,
     `- \`${name} <request>\` on a pull request: change the pull request branch, or answer.`,
     `- \`${name} stop\`: cancel the running or waiting task here.`,
     `- \`${name} pause\`: no automatic reviews here until \`${name} resume\`; \`${name} ignore\`: leave this conversation alone (no automatic work, assignments or commands) until \`${name} resume\`.`,

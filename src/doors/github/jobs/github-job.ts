@@ -25,11 +25,13 @@ export interface GitHubJob {
   readonly beforeSha?: string;
   /** The request comment, when there is one (its text is the request; the job reads it). */
   readonly commentId?: number;
-  /**
-   * `review full`: read the whole pull request. A command's review reads the whole pull request
-   * today either way; the flag is carried so an incremental command review can honour it.
-   */
+  /** `review full`: read the whole pull request, not only the commits since the last review. */
   readonly fullReview?: boolean;
+  /**
+   * The review-comment thread the command was written in: the answer goes there (the door's
+   * progress comment), and the model is told the file and line it is about.
+   */
+  readonly thread?: { readonly path: string; readonly line: number | null };
 }
 
 /**

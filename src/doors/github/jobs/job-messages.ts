@@ -157,6 +157,8 @@ export const reviewMessages = {
   noModel: "❌ Reviews are not set up on this installation (no model for the reviewers). Ask the operator.",
   nothingToReview: (scope: string, number: number) =>
     `Nothing to review in ${scope} of #${number} (no changed files outside \`review.ignore_paths\`).`,
+  alreadyReviewed: (number: number, headSha: string, mention: string) =>
+    `Nothing new to review on #${number}: the last review was of ${headSha.slice(0, 7)}, its current head. \`${mention} review full\` reviews the whole pull request again.`,
   posted: (reported: number, url: string | null, usage: string) =>
     `✅ Review posted with ${reported} finding(s):${url === null ? "" : ` ${url}`}\n\n${usage}`,
 };

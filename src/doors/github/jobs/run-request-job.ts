@@ -46,6 +46,12 @@ export async function runRequestJob(context: JobContext): Promise<JobOutcome> {
     "",
     request,
     "",
+    ...(job.thread === undefined
+      ? []
+      : [
+          `They wrote it in a review thread on \`${job.thread.path}\`${job.thread.line === null ? "" : ` line ${job.thread.line}`} (the pull request's version of the file); "this" means that place.`,
+          "",
+        ]),
     pull.isFromFork
       ? "Answer the request by reading the code; you cannot change anything."
       : "If the request asks for a change, make it and run the tests; otherwise answer it. Finish with a short summary or the answer.",

@@ -4,6 +4,7 @@ import { failedOutcome, withoutRecovery, type JobContext } from "./job-context.j
 import { jobHeadings, reviewMessages } from "./job-messages.js";
 import { prepareJobWorkspace } from "./prepare-job-workspace.js";
 import { readPullRequest } from "./read-pull-request.js";
+import { readOwnReviewHistory } from "../review/read-own-review-history.js";
 import { publishReviewStage } from "./stages/publish-review-stage.js";
 import { readReviewDiffStage } from "./stages/read-review-diff-stage.js";
 
@@ -12,7 +13,8 @@ import { readReviewDiffStage } from "./stages/read-review-diff-stage.js";
  * diff, the panel, the review. The head is checked out only to be read: no setup or test command
  * runs, whoever wrote it, the reviewers' commands see it read-only, and the token stays with git
  * on the host. Comments are placed against the whole diff (what GitHub anchors them to); on
- * `synchronize` the reviewers read only what the push added.
+ * a push or a bare `review` command the reviewers read only the commits since this bot's last
+ * review (or since the head before the push, if it never reviewed); `review full` reads it all.
  */
 export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
   const { job, repository, config } = context;
@@ -31,6 +33,16 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
     fullName: repository.fullName,
   });
   const headSha = pull.headSha;
+  const history = await readOwnReviewHistory(
+    github.octokit,
+    { owner: job.owner, repo: job.repo, pull_number: job.number },
+    github.author.name,
+  );
+  const since = job.fullReview === true ? null : (history.lastReviewedCommit ?? job.beforeSha ?? null);
+  if (since === headSha) {
+    await report.progress.finish(reviewMessages.alreadyReviewed(job.number, headSha, github.mention));
+    return { status: "review-posted", summary: "nothing new since the last review", totalTokens: 0, costUsd: 0 };
+  }
   const workspace = await prepareJobWorkspace(deps, {
     cloneUrl: repository.cloneUrl,
     ref: headSha,
@@ -39,7 +51,7 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
   try {
     const diff = await readReviewDiffStage(
       workspace,
-      { job, baseSha: pull.baseSha, headSha, ignorePaths: config.review.ignore_paths },
+      { since, baseSha: pull.baseSha, headSha, ignorePaths: config.review.ignore_paths },
       signal,
     );
     if (diff.files.length === 0 || diff.reviewedDiff.trim().length === 0) {
@@ -62,6 +74,7 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
       headSha,
       diff,
       review: config.review,
+      previousFingerprints: history.fingerprints,
       panel,
     });
     await report.progress.finish(reviewMessages.posted(published.reported, published.url, published.usage));

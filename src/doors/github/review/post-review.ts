@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { statusOf, type GitHubRequester } from "../pull-request/github-requester.js";
 import type { BuiltReview, ReviewComment } from "./build-review.js";
-import type { PullRequestRef } from "./collect-posted-fingerprints.js";
+import type { PullRequestRef } from "./read-own-review-history.js";
 
 export interface PostReviewOptions extends PullRequestRef {
   /** The head commit the review is about; comments are anchored to its diff. */

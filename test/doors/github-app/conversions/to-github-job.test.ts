@@ -65,4 +65,29 @@ describe("toGitHubJob", () => {
     expect(job).toMatchObject(expected);
     if (!("instructions" in expected)) expect(job).not.toHaveProperty("instructions");
   });
+
+  it("keeps the review thread's file and line for a command written in one, and only then", () => {
+    const inThread = toGitHubJob(
+      request({
+        isPullRequest: true,
+        command: { kind: "request", text: "why?" },
+        trigger: "review-comment",
+        commentId: 5,
+        reviewComment: { path: "src/a.ts", line: 3 },
+      }),
+    );
+    expect(inThread).toMatchObject({ kind: "request", thread: { path: "src/a.ts", line: 3 } });
+    expect(toGitHubJob(request({ isPullRequest: true, commentId: 5 }))).not.toHaveProperty("thread");
+  });
+
+  it("turns `fix` on a pull request into a change of its branch, not a new pull request", () => {
+    expect(toGitHubJob(request({ isPullRequest: true, command: { kind: "fix" } }))).toMatchObject({
+      kind: "request",
+      instructions: "fix this",
+    });
+    expect(
+      toGitHubJob(request({ isPullRequest: true, command: { kind: "fix", instructions: "the off-by-one" } })),
+    ).toMatchObject({ kind: "request", instructions: "fix the off-by-one" });
+    expect(toGitHubJob(request({ command: { kind: "fix" } }))).toMatchObject({ kind: "fix" });
+  });
 });

@@ -47,8 +47,8 @@ function reviewerModel(answers: {
   };
 }
 
-/** Pushes a branch with a change to the bare repository and opens a pull request for it. */
-async function openPullRequest(harness: JobHarness): Promise<number> {
+/** Commits `sum.js` with this content on `feature` (made from main the first time) and pushes it. */
+function pushFeatureCommit(harness: JobHarness, content: string, message: string): void {
   const bare = harness.github.repository(OWNER, REPO).bareDir;
   const work = mkdtempSync(path.join(tmpdir(), "agentforge-pr-"));
   try {
@@ -65,16 +65,22 @@ async function openPullRequest(harness: JobHarness): Promise<number> {
         },
       });
     git("clone", "-q", bare, ".");
-    git("checkout", "-q", "-b", "feature");
-    writeFileSync(
-      path.join(work, "sum.js"),
-      "function sum(a, b) {\n  return a + b;\n}\nfunction div(a, b) {\n  return a / b;\n}\nmodule.exports = { sum, div };\n",
-    );
-    git("commit", "-qam", "Add div");
+    const exists = git("ls-remote", "--heads", "origin", "feature").trim() !== "";
+    git("checkout", "-q", ...(exists ? ["feature"] : ["-b", "feature"]));
+    writeFileSync(path.join(work, "sum.js"), content);
+    git("commit", "-qam", message);
     git("push", "-q", "origin", "feature");
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+const WITH_DIV =
+  "function sum(a, b) {\n  return a + b;\n}\nfunction div(a, b) {\n  return a / b;\n}\nmodule.exports = { sum, div };\n";
+
+/** Pushes a branch with a change to the bare repository and opens a pull request for it. */
+async function openPullRequest(harness: JobHarness): Promise<number> {
+  pushFeatureCommit(harness, WITH_DIV, "Add div");
   const response = await harness.octokit.request("POST /repos/{owner}/{repo}/pulls", {
     owner: OWNER,
     repo: REPO,
@@ -83,6 +89,14 @@ async function openPullRequest(harness: JobHarness): Promise<number> {
     base: "main",
   });
   return response.data.number;
+}
+
+/** What the reviewers were shown, all three requests' user messages together. */
+function reviewedText(requests: readonly ModelRequest[]): string {
+  return requests
+    .flatMap((request) => request.messages.filter((message) => message.role === "user"))
+    .map((message) => String(message.content ?? ""))
+    .join("\n");
 }
 
 describe("runGitHubJob", () => {
@@ -181,10 +195,70 @@ describe("runGitHubJob", () => {
     expect(harness.github.repository(OWNER, REPO).checkRuns.at(-1)?.["conclusion"]).toBe("failure");
     expect(model.requests.length).toBe(3);
 
-    await runGitHubJob(harness.job("review", number), harness.deps(model));
+    // `review full` reads the whole pull request again and repeats nothing it posted.
+    await runGitHubJob(harness.job("review", number, { fullReview: true }), harness.deps(model));
     expect(reviews).toHaveLength(2);
     expect(reviews[1]!.comments).toEqual([]);
     expect(reviews[1]!.body).toContain("already reported");
+
+    // A bare `review` of the head it already reviewed posts nothing and says how to ask for more.
+    const before = model.requests.length;
+    await runGitHubJob(harness.job("review", number), harness.deps(model));
+    expect(reviews).toHaveLength(2);
+    expect(model.requests.length).toBe(before);
+    expect(harness.finished).toContain("Nothing new to review");
+    expect(harness.finished).toContain("`@agentforge review full`");
+  });
+
+  it("reviews only the commits since its own last review, whoever else reviewed", async () => {
+    const number = await openPullRequest(harness);
+    const model = reviewerModel({ correctness: "[]", security: "[]", tests: "[]" });
+    await runGitHubJob(harness.job("review", number), harness.deps(model));
+    const reviews = harness.github.repository(OWNER, REPO).reviews;
+    expect(reviews[0]!.body).toContain("Reviewed the whole pull request");
+    const firstHead = harness.github.branchSha(OWNER, REPO, "feature")!;
+    expect(reviewedText(model.requests)).toContain("+  return a / b;");
+
+    pushFeatureCommit(
+      harness,
+      WITH_DIV.replace(
+        "module.exports = { sum, div };",
+        "const mul = (a, b) => a * b;\nmodule.exports = { sum, div, mul };",
+      ),
+      "Add mul",
+    );
+    const newHead = harness.github.branchSha(OWNER, REPO, "feature")!;
+    // A person's review of the new head is not this bot's: it moves nothing.
+    reviews.push({
+      id: 9001,
+      pullNumber: number,
+      body: "LGTM",
+      commitId: newHead,
+      author: "alice",
+      comments: [],
+    });
+    model.requests.length = 0;
+    await runGitHubJob(harness.job("review", number), harness.deps(model));
+    const text = reviewedText(model.requests);
+    expect(text).toContain("+const mul = (a, b) => a * b;");
+    expect(text).not.toContain("+  return a / b;");
+    expect(reviews.at(-1)!.body).toContain(`Reviewed the commits since ${firstHead.slice(0, 7)}`);
+    expect(reviews.at(-1)!.commitId).toBe(newHead);
+  });
+
+  it("tells the model which file and line a review-thread request is about", async () => {
+    const number = await openPullRequest(harness);
+    const model = reviewerModel({ correctness: "It divides.", security: "", tests: "" });
+    const outcome = await runGitHubJob(
+      harness.job("request", number, {
+        instructions: "why is this here?",
+        thread: { path: "sum.js", line: 5 },
+      }),
+      harness.deps(model),
+    );
+    expect(outcome.status).toBe("answered");
+    expect(reviewedText(model.requests)).toContain("review thread on `sum.js` line 5");
+    expect(harness.finished).toContain("It divides.");
   });
 
   it("refuses to start on an invalid repository config and names the key", async () => {

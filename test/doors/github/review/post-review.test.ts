@@ -4,7 +4,7 @@ import nock from "nock";
 import type { ProbotOctokit } from "probot";
 import type { GitHubRequester } from "../../../../src/doors/github/pull-request/github-requester.js";
 import { buildReview } from "../../../../src/doors/github/review/build-review.js";
-import { collectPostedFingerprints } from "../../../../src/doors/github/review/collect-posted-fingerprints.js";
+import { readOwnReviewHistory } from "../../../../src/doors/github/review/read-own-review-history.js";
 import { extractFingerprints } from "../../../../src/doors/github/review/fingerprint-finding.js";
 import { parseDiffForReview } from "../../../../src/doors/github/review/parse-diff-for-review.js";
 import { postReview } from "../../../../src/doors/github/review/post-review.js";
@@ -183,14 +183,22 @@ describe("postReview", () => {
   });
 });
 
-describe("collectPostedFingerprints", () => {
+describe("readOwnReviewHistory", () => {
   beforeAll(() => nock.disableNetConnect());
   // A later test file in this worker talks to local servers over HTTP: leave the network as found.
   afterAll(() => nock.enableNetConnect());
 
-  it("reads every page of review comments and review bodies", async () => {
-    const marker = (index: number) => `<!-- agentforge:fp=${index.toString(16).padStart(16, "0")} -->`;
-    const firstPage = Array.from({ length: 100 }, (_, index) => ({ id: index, body: `c ${marker(index)}` }));
+  const BOT = { login: "agentforge[bot]", type: "Bot" };
+  const PERSON = { login: "mallory", type: "User" };
+  const marker = (index: number) => `<!-- agentforge:fp=${index.toString(16).padStart(16, "0")} -->`;
+  const target = { owner: "octo", repo: "demo", pull_number: 7 };
+
+  it("reads every page of its own review comments and review bodies", async () => {
+    const firstPage = Array.from({ length: 100 }, (_, index) => ({
+      id: index,
+      user: BOT,
+      body: `c ${marker(index)}`,
+    }));
     const scope = nock(API)
       .get("/repos/octo/demo/pulls/7/comments")
       .query({ per_page: "100", page: "1" })
@@ -198,23 +206,50 @@ describe("collectPostedFingerprints", () => {
       .get("/repos/octo/demo/pulls/7/comments")
       .query({ per_page: "100", page: "2" })
       .reply(200, [
-        { id: 100, body: `last ${marker(100)}` },
-        { id: 101, body: "from a person" },
+        { id: 100, user: BOT, body: `last ${marker(100)}` },
+        { id: 101, user: PERSON, body: "from a person" },
       ])
       .get("/repos/octo/demo/pulls/7/reviews")
       .query({ per_page: "100", page: "1" })
       .reply(200, [
-        { id: 1, body: `${marker(500)} and ${marker(501)}` },
-        { id: 2, body: null },
+        { id: 1, user: BOT, commit_id: "a".repeat(40), body: `${marker(500)} and ${marker(501)}` },
+        { id: 2, user: BOT, commit_id: "b".repeat(40), body: null },
       ]);
-    const fingerprints = await collectPostedFingerprints(octokit(), {
-      owner: "octo",
-      repo: "demo",
-      pull_number: 7,
-    });
-    expect(fingerprints.size).toBe(103);
-    expect(fingerprints.has("0000000000000064")).toBe(true);
-    expect(fingerprints.has("00000000000001f5")).toBe(true);
+    const history = await readOwnReviewHistory(octokit(), target, "agentforge[bot]");
+    expect(history.fingerprints.size).toBe(103);
+    expect(history.fingerprints.has("0000000000000064")).toBe(true);
+    expect(history.fingerprints.has("00000000000001f5")).toBe(true);
+    expect(history.lastReviewedCommit).toBe("b".repeat(40));
     expect(scope.pendingMocks()).toEqual([]);
+  });
+
+  it("ignores markers and reviews written by anyone else, so nobody can silence a finding", async () => {
+    nock(API)
+      .get("/repos/octo/demo/pulls/7/comments")
+      .query(true)
+      .reply(200, [{ id: 1, user: PERSON, body: `pasted ${marker(1)}` }])
+      .get("/repos/octo/demo/pulls/7/reviews")
+      .query(true)
+      .reply(200, [
+        { id: 2, user: BOT, commit_id: "a".repeat(40), body: marker(2) },
+        { id: 3, user: PERSON, commit_id: "c".repeat(40), body: marker(3) },
+        { id: 4, user: null, commit_id: "d".repeat(40), body: marker(4) },
+      ]);
+    const history = await readOwnReviewHistory(octokit(), target, "AgentForge[bot]");
+    expect([...history.fingerprints]).toEqual(["0000000000000002"]);
+    expect(history.lastReviewedCommit).toBe("a".repeat(40));
+  });
+
+  it("has no starting point on a pull request it never reviewed", async () => {
+    nock(API)
+      .get("/repos/octo/demo/pulls/7/comments")
+      .query(true)
+      .reply(200, [])
+      .get("/repos/octo/demo/pulls/7/reviews")
+      .query(true)
+      .reply(200, [{ id: 3, user: PERSON, commit_id: "c".repeat(40), body: "LGTM" }]);
+    const history = await readOwnReviewHistory(octokit(), target, "agentforge[bot]");
+    expect(history.lastReviewedCommit).toBeNull();
+    expect(history.fingerprints.size).toBe(0);
   });
 });

@@ -1,6 +1,5 @@
 import type { Finding } from "../../../../core/review/index.js";
 import { buildReview } from "../../review/build-review.js";
-import { collectPostedFingerprints } from "../../review/collect-posted-fingerprints.js";
 import { postReview } from "../../review/post-review.js";
 import { createCheckRun } from "../create-check-run.js";
 import type { GitHubJob, JobGitHub, JobReport } from "../github-job.js";
@@ -26,6 +25,8 @@ export async function publishReviewStage(
     readonly headSha: string;
     readonly diff: ReviewDiff;
     readonly review: RepositoryConfig["review"];
+    /** Fingerprints of findings this bot posted on the pull request before: never repeated. */
+    readonly previousFingerprints: ReadonlySet<string>;
     readonly panel: {
       readonly findings: readonly Finding[];
       readonly notes: readonly string[];
@@ -37,18 +38,13 @@ export async function publishReviewStage(
   const { job, headSha, diff, panel } = input;
   const { owner, repo } = job;
   const findings = panel.findings.filter((finding) => !diff.isIgnored(finding.path));
-  const previousFingerprints = await collectPostedFingerprints(github.octokit, {
-    owner,
-    repo,
-    pull_number: job.number,
-  });
   const notes = panel.notes.length === 0 ? "" : `\n\n${panel.notes.map((note) => `- ${note}`).join("\n")}`;
   const built = buildReview({
     findings,
     files: diff.files,
     maxComments: input.review.max_comments,
     ...(input.review.min_severity === undefined ? {} : { minSeverity: input.review.min_severity }),
-    previousFingerprints,
+    previousFingerprints: input.previousFingerprints,
     summary: `Reviewed ${diff.scope} (${diff.files.length} file(s)) for correctness, security and tests.${notes}`,
   });
   const posted = await postReview(github.octokit, {

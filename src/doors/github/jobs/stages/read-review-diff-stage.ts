@@ -1,15 +1,14 @@
 import picomatch from "picomatch";
 import { diffForPullRequest, diffRangeForSynchronize } from "../../review/diff-range-for-synchronize.js";
 import { parseDiffForReview, type ReviewableFile } from "../../review/parse-diff-for-review.js";
-import type { GitHubJob } from "../github-job.js";
 import type { JobWorkspace } from "../prepare-job-workspace.js";
 
 export interface ReviewDiff {
   /** The pull request's files outside `review.ignore_paths`, from its whole diff (what comments anchor to). */
   readonly files: readonly ReviewableFile[];
-  /** What the reviewers read: the whole diff, or on `synchronize` only what the push added. */
+  /** What the reviewers read: the whole diff, or only the commits since `since`. */
   readonly reviewedDiff: string;
-  /** In words, for the summary: "the whole pull request" or "the commits pushed since abc1234". */
+  /** In words, for the summary: "the whole pull request" or "the commits since abc1234". */
   readonly scope: string;
   readonly isIgnored: (filePath: string) => boolean;
 }
@@ -18,7 +17,12 @@ export interface ReviewDiff {
 export async function readReviewDiffStage(
   workspace: Pick<JobWorkspace, "repository">,
   input: {
-    readonly job: Pick<GitHubJob, "beforeSha">;
+    /**
+     * The commit the reviewers' reading starts from (the last reviewed head, or the head before a
+     * push); null for the whole pull request. When it is gone or was rewritten (a force push),
+     * there is no "new part" to tell apart and the whole pull request is read.
+     */
+    readonly since: string | null;
     readonly baseSha: string;
     readonly headSha: string;
     readonly ignorePaths: readonly string[];
@@ -29,12 +33,12 @@ export async function readReviewDiffStage(
   const fullDiff = await diffForPullRequest({ ...diffOptions, base: input.baseSha, head: input.headSha });
   let reviewedDiff = fullDiff;
   let scope = "the whole pull request";
-  const before = input.job.beforeSha;
-  if (before !== undefined && before !== input.headSha) {
-    const range = await diffRangeForSynchronize({ ...diffOptions, before, after: input.headSha });
+  const since = input.since;
+  if (since !== null && since !== input.headSha) {
+    const range = await diffRangeForSynchronize({ ...diffOptions, before: since, after: input.headSha });
     if (range.success) {
       reviewedDiff = range.value;
-      scope = `the commits pushed since ${before.slice(0, 7)}`;
+      scope = `the commits since ${since.slice(0, 7)}`;
     }
   }
   const isIgnored: (filePath: string) => boolean =
