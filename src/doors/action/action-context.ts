@@ -24,7 +24,9 @@ export interface ActionContext {
   readonly dependencies: ActionDependencies;
   readonly secrets: readonly string[];
   readonly redactor: Redactor;
-  /** `${RUNNER_TEMP}/agentforge`: trace, report, data and repository cache. */
+  /** This step's own folder under `${RUNNER_TEMP}/agentforge/`: trace, report and run data. */
   readonly outputDir: string;
   readonly tracePath: string;
+  /** The repository cache, shared by the job's AgentForge steps (see createStepFolder). */
+  readonly cacheDir: string;
 }

@@ -15,6 +15,10 @@ export interface ActionEnvironment {
   readonly runUrl: string | undefined;
   readonly runnerTemp: string;
   readonly actor: string | undefined;
+  /** The step's id (`GITHUB_ACTION`), which names its output folder. */
+  readonly stepId: string | undefined;
+  /** Which attempt of the workflow run this is (`GITHUB_RUN_ATTEMPT`). */
+  readonly runAttempt: string | undefined;
 }
 
 export type ActionEnvironmentResult =
@@ -40,6 +44,8 @@ const environmentSchema = z.object({
   GITHUB_RUN_ID: text.pipe(z.string().regex(/^\d+$/, "must be a number").optional()),
   RUNNER_TEMP: text,
   GITHUB_ACTOR: text,
+  GITHUB_ACTION: text,
+  GITHUB_RUN_ATTEMPT: text.pipe(z.string().regex(/^\d+$/, "must be a number").optional()),
 });
 
 /** Reads the runner's variables; `env` is injectable so tests need no global state. */
@@ -68,6 +74,8 @@ export function readActionEnvironment(env: NodeJS.ProcessEnv = process.env): Act
           : `${serverUrl}/${owner}/${repo}/actions/runs/${value.GITHUB_RUN_ID}`,
       runnerTemp: path.resolve(value.RUNNER_TEMP ?? os.tmpdir()),
       actor: value.GITHUB_ACTOR,
+      stepId: value.GITHUB_ACTION,
+      runAttempt: value.GITHUB_RUN_ATTEMPT,
     },
   };
 }

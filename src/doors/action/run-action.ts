@@ -1,11 +1,11 @@
-import { mkdir, readFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { RuntimeError } from "../../core/runtime/index.js";
 import { createRedactor } from "../../core/safety/index.js";
 import type { ActionContext, ActionDependencies } from "./action-context.js";
 import { readActionEnvironment } from "./action-environment.js";
 import { readActionInputs } from "./action-inputs.js";
 import { collectActionSecrets } from "./action-secrets.js";
+import { createStepFolder } from "./create-step-folder.js";
 import { deriveActionPlan } from "./derive-action-plan.js";
 import { reportRun } from "./report-run.js";
 import { runGitHubActionJob } from "./run-github-action-job.js";
@@ -50,16 +50,14 @@ export async function runAction(dependencies: ActionDependencies): Promise<numbe
     io.error(plan.error);
     return 1;
   }
-  const outputDir = path.join(environment.value.runnerTemp, "agentforge");
-  await mkdir(outputDir, { recursive: true, mode: 0o700 });
+  const folder = await createStepFolder(environment.value);
   const context: ActionContext = {
     inputs: inputs.value,
     environment: environment.value,
     dependencies,
     secrets,
     redactor: createRedactor({ secrets }),
-    outputDir,
-    tracePath: path.join(outputDir, "trace.jsonl"),
+    ...folder,
   };
   const value = plan.value;
   try {

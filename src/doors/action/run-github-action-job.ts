@@ -12,6 +12,8 @@ import { createProgressComment } from "../github/create-progress-comment.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import type { ActionPlan } from "./derive-action-plan.js";
 import { reportRun } from "./report-run.js";
+import { createStepLog } from "./create-step-log.js";
+import { observeStepRuns } from "./observe-step-runs.js";
 
 /** The identity GitHub shows for commits made with the workflow token. */
 export const ACTIONS_BOT_AUTHOR = {
@@ -92,6 +94,8 @@ export async function runGitHubActionJob(
     if (runtime.sandboxKind === "none")
       io.warning("AGENTFORGE_SANDBOX=none: commands run without the bubblewrap sandbox.");
     const { commandRunner } = runtime;
+    const stepLog = createStepLog(io, redact);
+    const observed = observeStepRuns(runtime.runner, stepLog.onEvent);
     const progress = createProgressComment(octokit, {
       ...target,
       issueNumber: plan.job.number,
@@ -107,13 +111,13 @@ export async function runGitHubActionJob(
       },
       workspace: {
         cache: createRepositoryCache({
-          cacheDir: path.join(context.outputDir, "cache"),
+          cacheDir: context.cacheDir,
           hostEnv: runtimeEnv,
         }),
         commandRunner,
       },
       agent: {
-        runner: runtime.runner,
+        runner: observed.runner,
         model: runtime.model,
         extraAllowPrefixes: inputs.allowedCommands,
         tracePath: context.tracePath,
@@ -126,13 +130,15 @@ export async function runGitHubActionJob(
       },
       signal: dependencies.signal,
     });
+    stepLog.flush();
     await reportRun(context, {
       result: outcome.status,
       headline: `${plan.job.kind} #${plan.job.number}: ${HEADLINES[outcome.status]}`,
       details: outcome.summary,
       ...(outcome.url === undefined ? {} : { url: outcome.url }),
       ...(outcome.branch === undefined ? {} : { branch: outcome.branch }),
-      tracePath: outcome.tracePath ?? context.tracePath,
+      // The folder is this step's own: a trace in it was written by this step's run.
+      tracePath: outcome.tracePath ?? observed.lastTracePath() ?? context.tracePath,
     });
     if (outcome.status === "failed") {
       io.error(redact(`The ${plan.job.kind} job failed: ${outcome.summary}`));

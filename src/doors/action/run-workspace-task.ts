@@ -6,6 +6,7 @@ import type { ActionContext } from "./action-context.js";
 import { buildRuntimeEnvironment } from "./action-secrets.js";
 import { findPersistedCredentials } from "./find-persisted-credentials.js";
 import { reportRun } from "./report-run.js";
+import { createStepLog } from "./create-step-log.js";
 
 /**
  * `run` mode: the harness on the checked-out workspace with the prompt, no pull request. The
@@ -43,19 +44,24 @@ export async function runWorkspaceTask(context: ActionContext, prompt: string): 
   });
   if (runtime.sandboxKind === "none")
     io.warning("AGENTFORGE_SANDBOX=none: commands run without the bubblewrap sandbox.");
+  const stepLog = createStepLog(io, (text) => context.redactor.redact(text));
   try {
-    const result = await runtime.runner.run({
-      prompt,
-      workspaceRoot,
-      readOnlyPaths: discovered.kind === "repository" ? discovered.repository.sandboxReadOnlyPaths : [],
-      mode: "build",
-      // Nobody can answer a question in a workflow: only allow-listed commands run.
-      approvalMode: "never",
-      allowPrefixes: inputs.allowedCommands,
-      ...(inputs.maxTurns === undefined ? {} : { maxTurns: inputs.maxTurns }),
-      tracePath: context.tracePath,
-      signal: dependencies.signal,
-    });
+    const result = await runtime.runner.run(
+      {
+        prompt,
+        workspaceRoot,
+        readOnlyPaths: discovered.kind === "repository" ? discovered.repository.sandboxReadOnlyPaths : [],
+        mode: "build",
+        // Nobody can answer a question in a workflow: only allow-listed commands run.
+        approvalMode: "never",
+        allowPrefixes: inputs.allowedCommands,
+        ...(inputs.maxTurns === undefined ? {} : { maxTurns: inputs.maxTurns }),
+        tracePath: context.tracePath,
+        signal: dependencies.signal,
+      },
+      { onEvent: stepLog.onEvent },
+    );
+    stepLog.flush();
     const isDone = result.exitReason === "final_answer";
     await reportRun(context, {
       result: result.exitReason,

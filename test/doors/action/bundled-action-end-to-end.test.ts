@@ -150,7 +150,9 @@ describe("the bundled Action against a GitHub stand-in and a scripted model", ()
     expect(repository.reactions).toContainEqual({ target: `issues/comments/${commentId}`, content: "eyes" });
 
     const tracePath = outputs["trace-path"]!;
-    expect(tracePath).toBe(path.join(dir, "runner-temp", "agentforge", "trace.jsonl"));
+    // A folder of this step's own under ${RUNNER_TEMP}/agentforge/.
+    expect(path.dirname(path.dirname(tracePath))).toBe(path.join(dir, "runner-temp", "agentforge"));
+    expect(path.basename(tracePath)).toBe("trace.jsonl");
     expect(existsSync(tracePath.replace(/\.jsonl$/, ".html"))).toBe(true);
     const summary = await readFile(path.join(dir, "summary.md"), "utf8");
     expect(summary).toContain("## AgentForge: fix #");

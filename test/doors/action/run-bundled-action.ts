@@ -21,13 +21,33 @@ export function runBundledAction(
   env: Record<string, string>,
   options: { readonly bundlePath?: string; readonly timeoutMs?: number } = {},
 ): Promise<BundledRun> {
+  return runNode([options.bundlePath ?? BUNDLE_PATH], env, options.timeoutMs);
+}
+
+/**
+ * Runs the Action's entry from the sources (`node --import tsx src/doors/action/main.ts`), the
+ * way the bundle runs, for tests of code the committed bundle may not hold yet.
+ */
+export function runActionFromSource(
+  env: Record<string, string>,
+  options: { readonly timeoutMs?: number } = {},
+): Promise<BundledRun> {
+  return runNode(["--import", "tsx", path.join(root, "src/doors/action/main.ts")], env, options.timeoutMs);
+}
+
+function runNode(
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<BundledRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [options.bundlePath ?? BUNDLE_PATH],
+      args,
       {
+        cwd: root,
         env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env },
-        timeout: options.timeoutMs ?? 60_000,
+        timeout: timeoutMs,
         maxBuffer: 32 * 1024 * 1024,
       },
       (error, stdout, stderr) =>
