@@ -68,7 +68,7 @@ export async function runCommand(
     });
     if (runtime.sandboxKind === "none")
       io.stderr("warning: AGENTFORGE_SANDBOX=none — commands run without the bubblewrap sandbox.\n");
-    const renderer = options.json ? undefined : createProgressRenderer(io.stderr, { isStreaming });
+    const renderer = options.json ? undefined : createProgressRenderer(io.stderr, { isStreaming, redact: (text) => runtime.runner.redact(text) });
     const onEvent = renderer?.onEvent;
     let result: RunResult;
     try {
