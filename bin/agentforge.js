@@ -6,7 +6,9 @@ import { existsSync } from "node:fs";
 const compiledMain = new URL("../build/doors/cli/main.js", import.meta.url);
 if (!existsSync(compiledMain)) {
   const root = new URL("..", import.meta.url).pathname;
-  process.stderr.write(`agentforge: the compiled CLI is missing (build/doors/cli/main.js): run \`npm run build\` in ${root}\n`);
+  process.stderr.write(
+    `agentforge: the compiled CLI is missing (build/doors/cli/main.js): run \`npm run build\` in ${root}\n`,
+  );
   process.exit(1);
 }
 const { main } = await import(compiledMain.href);

@@ -12,12 +12,20 @@ import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({ options: { outdir: { type: "string", default: "build" } } });
 const outdir = path.resolve(root, values.outdir);
 const sourceFolder = path.join(root, "src");
+
+// esbuild is a dev dependency: `npm ci --omit=dev` on a clone cannot build, and says so in one line.
+const esbuild = await import("esbuild").catch((error) => {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+  console.error(
+    "build-cli: esbuild (a dev dependency) is not installed: run `npm ci` with dev dependencies to compile src/ into build/ (then `npm prune --omit=dev` if you want them gone)",
+  );
+  process.exit(1);
+});
 
 const started = performance.now();
 const entries = await readdir(sourceFolder, { recursive: true, withFileTypes: true });
@@ -28,7 +36,7 @@ const entryPoints = entries
 
 // A file removed from src must not linger in build/ and keep being importable.
 await rm(outdir, { recursive: true, force: true });
-await build({
+await esbuild.build({
   absWorkingDir: root,
   entryPoints,
   outdir,

@@ -1,23 +1,28 @@
 import type { DoctorCheck } from "../../core/runtime/index.js";
 import { renderSandboxFlags } from "./docker-run-flags.js";
 
-/** The checks whose failure, inside a container, usually means the container's confinement. */
-const SANDBOX_CHECKS = new Set(["sandbox", "user namespaces"]);
+/** What decides whether the container is the likely cause; doctor probes them, tests pass them. */
+export interface ContainerSandboxFacts {
+  readonly isInContainer: boolean;
+  /** bubblewrap is installed but could not build a sandbox (not: missing, or turned off). */
+  readonly isBubblewrapRefused: boolean;
+}
 
 /**
- * Inside a container, a sandbox that cannot start is most often Docker's own confinement, which
- * the host's sysctl advice does not reach: the fix then also names the `docker run` flags the
- * image needs (from docker-run-flags.ts, the list docs/deployment.md quotes).
+ * Inside a container, a bubblewrap that is installed and still cannot build a sandbox is most
+ * often Docker's own confinement, which the host's sysctl advice does not reach: the sandbox
+ * check's fix then starts with the `docker run` flags the image needs (docker-run-flags.ts, the
+ * list docs/deployment.md quotes).
  */
-export function adviseContainerSandbox(checks: readonly DoctorCheck[], isInContainer: boolean): DoctorCheck[] {
-  if (!isInContainer) return [...checks];
-  const flags = renderSandboxFlags();
+export function adviseContainerSandbox(
+  checks: readonly DoctorCheck[],
+  facts: ContainerSandboxFacts,
+): DoctorCheck[] {
+  if (!facts.isInContainer || !facts.isBubblewrapRefused) return [...checks];
+  const advice = `This is a container: run it with ${renderSandboxFlags()} (docs/deployment.md, "Docker").`;
   return checks.map((check) =>
-    check.status === "problem" && SANDBOX_CHECKS.has(check.name)
-      ? {
-          ...check,
-          fix: `This is a container: run it with ${flags} (docs/deployment.md, Docker). ${check.fix ?? ""}`.trim(),
-        }
+    check.name === "sandbox" && check.status === "problem"
+      ? { ...check, fix: check.fix === undefined ? advice : `${advice} ${check.fix}` }
       : check,
   );
 }

@@ -27,5 +27,7 @@ export function readContainerFacts(): ContainerFacts {
 }
 
 export function isInContainer(facts: ContainerFacts): boolean {
-  return facts.hasContainerMarkerFile || (facts.initCgroup !== null && CONTAINER_CGROUP.test(facts.initCgroup));
+  return (
+    facts.hasContainerMarkerFile || (facts.initCgroup !== null && CONTAINER_CGROUP.test(facts.initCgroup))
+  );
 }

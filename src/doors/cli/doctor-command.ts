@@ -1,7 +1,8 @@
 import { runDoctorChecks } from "../../core/runtime/index.js";
 import { adviseContainerSandbox } from "./advise-container-sandbox.js";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
-import { isInContainer, readContainerFacts, type ContainerFacts } from "./detect-container.js";
+import { readContainerFacts, type ContainerFacts } from "./detect-container.js";
+import { probeContainerSandbox } from "./probe-container-sandbox.js";
 import { loadDotEnv } from "./serve-command.js";
 
 /**
@@ -18,7 +19,10 @@ export async function doctorCommand(
   // The App door owns probot; the CLI only asks it for its checks.
   const { runAppDoctorChecks } = await import("../github-app/start-app-server.js");
   const [core, app] = await Promise.all([runDoctorChecks(io.env), runAppDoctorChecks(io.env)]);
-  const checks = adviseContainerSandbox([...core, ...app], isInContainer(readContainer()));
+  const checks = adviseContainerSandbox(
+    [...core, ...app],
+    await probeContainerSandbox(io.env, readContainer),
+  );
   if (options.json) io.stdout(`${JSON.stringify({ checks }, null, 2)}\n`);
   else {
     for (const check of checks) {

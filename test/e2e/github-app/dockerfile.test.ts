@@ -35,7 +35,10 @@ describe("Dockerfile", () => {
   });
 
   it("compiles in a build stage and runs only production dependencies and the compiled folder", () => {
-    const buildStage = parsed.slice(0, parsed.findLastIndex((entry) => entry.name === "FROM"));
+    const buildStage = parsed.slice(
+      0,
+      parsed.findLastIndex((entry) => entry.name === "FROM"),
+    );
     const buildRuns = buildStage.filter((entry) => entry.name === "RUN").map((entry) => entry.value);
     expect(buildRuns.some((run) => /\bnpm ci\b/.test(run) && !run.includes("--omit=dev"))).toBe(true);
     expect(buildRuns).toContain("npm run build");
