@@ -7,6 +7,10 @@ import {
   renderSandboxFlags,
 } from "../../../src/doors/cli/docker-run-flags.js";
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
 describe("the docker run flags", () => {
   it("are quoted in docs/deployment.md exactly as rendered from their source", () => {
     const docs = readFileSync("docs/deployment.md", "utf8");
@@ -18,7 +22,9 @@ describe("the docker run flags", () => {
     for (const flag of DOCKER_RUN_FLAGS) {
       expect(flag.reason.length).toBeGreaterThan(20);
       if (flag.purpose === "sandbox" || flag.purpose === "process" || flag.purpose === "setup network")
-        expect(docs).toContain(`| \`${flag.words.join(" ")}\` |`);
+        expect(docs.split("\n")).toContainEqual(
+          expect.stringMatching(new RegExp(`^\\| \`${escapeRegExp(flag.words.join(" "))}\` +\\|`)),
+        );
     }
   });
 
