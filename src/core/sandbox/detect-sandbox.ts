@@ -34,7 +34,7 @@ export interface DetectSandboxOptions {
 const INSTALL_FIX =
   "Install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap), or set AGENTFORGE_SANDBOX=none to run commands without isolation.";
 const NAMESPACE_FIX =
-  "Allow user namespaces for bubblewrap (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0; in Docker run with --security-opt seccomp=unconfined --security-opt apparmor=unconfined), or set AGENTFORGE_SANDBOX=none to run commands without isolation.";
+  "Allow user namespaces for bubblewrap (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0; in a container, the docker run flags of docs/deployment.md, which agentforge doctor names), or set AGENTFORGE_SANDBOX=none to run commands without isolation.";
 
 const cache = new Map<string, Promise<SandboxDetection>>();
 
