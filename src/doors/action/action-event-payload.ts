@@ -24,6 +24,20 @@ export const issueCommentPayloadSchema = z.looseObject({
   repository: repositorySchema,
 });
 
+/** A comment on a line of a pull request's diff: a command there is answered in its thread. */
+export const reviewCommentPayloadSchema = z.looseObject({
+  action: z.string(),
+  comment: z.looseObject({
+    id: z.number().int(),
+    body: z.string().nullable(),
+    path: z.string().min(1),
+    line: z.number().int().nullish(),
+  }),
+  pull_request: z.looseObject({ number: z.number().int().positive(), labels }),
+  sender: senderSchema,
+  repository: repositorySchema,
+});
+
 export const pullRequestPayloadSchema = z.looseObject({
   action: z.string(),
   number: z.number().int().positive().optional(),

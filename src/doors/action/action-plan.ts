@@ -2,6 +2,9 @@ import type { ConversationMode } from "../github/commands/conversation-mode.js";
 import type { ModeCommandKind } from "../github/commands/parse-command.js";
 import type { GitHubJob } from "../github/jobs/github-job.js";
 
+/** Where the command comment is: on the conversation tab, or in a review thread on a line. */
+export type CommentPlace = "issue-comment" | "review-comment";
+
 export interface Actor {
   readonly login: string;
   readonly type?: string | undefined;
@@ -17,6 +20,8 @@ export type ActionPlan =
       readonly text: string;
       readonly requester: Actor;
       readonly commentId?: number;
+      /** Where the reply goes: a review comment is answered in its thread. Default: the conversation. */
+      readonly commentPlace?: CommentPlace;
       /** `pause`, `resume`, `ignore`: labels to change first; the reply then says what changed. */
       readonly modeChange?: { readonly command: ModeCommandKind; readonly current: ConversationMode };
     }
@@ -27,6 +32,8 @@ export type ActionPlan =
       /** Writes (fix, plan, request) need the requester to have write access; a review only reads. */
       readonly needsWriteAccess: boolean;
       readonly commentId?: number;
+      /** Where the progress comment goes: a review comment is answered in its thread. */
+      readonly commentPlace?: CommentPlace;
     };
 
 export type ActionPlanResult =

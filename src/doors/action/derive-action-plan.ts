@@ -62,6 +62,7 @@ function deriveAuto(prompt: string | undefined, event: ActionEvent): ActionPlanR
   if (triggered !== null) return success(triggered);
   switch (event.name) {
     case "issue_comment":
+    case "pull_request_review_comment":
       return deriveFromComment(event);
     case "pull_request":
       return deriveReview(event);

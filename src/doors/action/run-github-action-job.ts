@@ -11,6 +11,7 @@ import { authorizeRequester } from "./authorize-requester.js";
 import { createProgressComment } from "../github/create-progress-comment.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import type { ActionPlan } from "./derive-action-plan.js";
+import type { CommentPlace } from "./action-plan.js";
 import { reportRun } from "./report-run.js";
 import { createStepLog } from "./create-step-log.js";
 import { observeStepRuns } from "./observe-step-runs.js";
@@ -71,16 +72,24 @@ export async function runGitHubActionJob(
             plan.modeChange.current,
             `@${APP_SLUG}`,
           );
-    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-      ...target,
-      issue_number: plan.number,
-      body: redact(text),
-    });
+    if (plan.commentPlace === "review-comment" && plan.commentId !== undefined)
+      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {
+        ...target,
+        pull_number: plan.number,
+        comment_id: plan.commentId,
+        body: redact(text),
+      });
+    else
+      await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...target,
+        issue_number: plan.number,
+        body: redact(text),
+      });
     await reportRun(context, { result: "answered", headline: "answered the comment" });
     return 0;
   }
   if (plan.commentId !== undefined)
-    await acknowledge(octokit, target, plan.commentId, (message) => io.warning(message));
+    await acknowledge(octokit, target, plan, (message) => io.warning(message));
   const runtimeEnv = buildRuntimeEnvironment(inputs, dependencies.env, path.join(context.outputDir, "data"));
   const runtime = await createRuntime({
     env: runtimeEnv,
@@ -99,6 +108,9 @@ export async function runGitHubActionJob(
     const progress = createProgressComment(octokit, {
       ...target,
       issueNumber: plan.job.number,
+      ...(plan.commentPlace === "review-comment" && plan.commentId !== undefined
+        ? { replyTo: { commentId: plan.commentId } }
+        : {}),
       redact,
       logger: warningLogger((message) => io.warning(redact(message))),
     });
@@ -154,15 +166,15 @@ export async function runGitHubActionJob(
 async function acknowledge(
   octokit: GitHubRequester,
   target: { readonly owner: string; readonly repo: string },
-  commentId: number,
+  comment: { readonly commentId?: number; readonly commentPlace?: CommentPlace },
   warn: (message: string) => void,
 ): Promise<void> {
+  const route =
+    comment.commentPlace === "review-comment"
+      ? "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions"
+      : "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions";
   try {
-    await octokit.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
-      ...target,
-      comment_id: commentId,
-      content: "eyes",
-    });
+    await octokit.request(route, { ...target, comment_id: comment.commentId, content: "eyes" });
   } catch (error) {
     warn(`could not add the 👀 reaction: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,4 +1,5 @@
 import type { GitHubJob } from "../github/jobs/github-job.js";
+import { fixRequestOnPullRequest } from "../github/commands/fix-on-pull-request.js";
 import type { GitHubRequest } from "./github-request.js";
 
 /** The request says what was asked; the job says what to do. */
@@ -19,9 +20,8 @@ export function toGitHubJob(task: GitHubRequest): GitHubJob {
   const command = task.command;
   switch (command.kind) {
     case "fix":
-      // On a pull request, `fix` means its branch: the change is pushed there, not to a new pull request.
       if (task.isPullRequest)
-        return { ...base, kind: "request", instructions: `fix ${command.instructions ?? "this"}` };
+        return { ...base, kind: "request", instructions: fixRequestOnPullRequest(command.instructions) };
       return {
         ...base,
         kind: command.kind,

@@ -214,6 +214,38 @@ describe("the bundled Action against a GitHub stand-in and a scripted model", ()
     expect(summary).toContain(`## AgentForge: review #${pullNumber}: review posted`);
   }, 90_000);
 
+  it("a question in a review thread is answered in that thread, with the file and line", async () => {
+    expect(pullNumber).toBeGreaterThan(0);
+    const repository = standIn.repository(OWNER, REPO);
+    const inline = repository.reviews.find((review) => review.pullNumber === pullNumber)?.comments[0];
+    expect(inline).toBeDefined();
+    const payload = edit(withRepository(example("pull_request_review_comment", "created"), "alice"), {
+      "comment.id": inline!.id,
+      "comment.body": "@agentforge why capitalize it?",
+      "comment.path": "greeting.txt",
+      "comment.line": 1,
+      "pull_request.number": pullNumber,
+      "pull_request.labels": [],
+    });
+    const model = await startModel({
+      steps: [{ type: "text", text: "Because a sentence starts with a capital letter.", times: "forever" }],
+    });
+    const commentsBefore = repository.comments.length;
+    const { env, dir } = await stepEnvironment("thread", "pull_request_review_comment", payload, model);
+    const run = await runBundledAction(env, { bundlePath });
+    expect({ code: run.code, stdout: run.code === 0 ? "" : run.stdout }).toEqual({ code: 0, stdout: "" });
+    expect((await readStepOutputs(path.join(dir, "output.txt")))["result"]).toBe("answered");
+
+    const replies = repository.threadReplies.filter((reply) => reply.inReplyTo === inline!.id);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toContain("Because a sentence starts with a capital letter.");
+    // Nothing went to the conversation tab, and the 👀 is on the thread's comment.
+    expect(repository.comments.length).toBe(commentsBefore);
+    expect(repository.reactions).toContainEqual({ target: `pulls/comments/${inline!.id}`, content: "eyes" });
+    const prompt = JSON.stringify(model.requests.find((request) => request.body !== undefined)?.body);
+    expect(prompt).toContain("review thread on `greeting.txt` line 1");
+  }, 90_000);
+
   it("ignores a command from someone without write access and posts nothing", async () => {
     const issue = standIn.addIssue(OWNER, REPO, { title: "Another", body: "please", author: "mallory" });
     const commentId = standIn.addComment(OWNER, REPO, issue, "@agentforge fix this", "mallory");

@@ -45,6 +45,43 @@ describe("deriveActionPlan in auto mode", () => {
     });
   });
 
+  it("turns fix on a pull request into a change of its branch, not a new pull request", () => {
+    const result = deriveActionPlan(auto, commentEvent("@agentforge fix this", { onPullRequest: true }));
+    expect(result.success && result.value).toMatchObject({
+      kind: "job",
+      job: { kind: "request", isPullRequest: true, instructions: "fix this" },
+    });
+    expect(result.success && result.value).not.toHaveProperty("commentPlace");
+  });
+
+  it("answers a command in a review thread in that thread, and tells the job the file and line", () => {
+    const payload = edit(example("pull_request_review_comment", "created"), {
+      "comment.body": "@agentforge why is this here?",
+      "comment.line": 7,
+    });
+    const event = { name: "pull_request_review_comment", payload, owner: "Codertocat", repo: "Hello-World" };
+    const comment = read(payload, "comment") as { id: number; path: string };
+    expect(deriveActionPlan(auto, event)).toEqual({
+      success: true,
+      value: expect.objectContaining({
+        kind: "job",
+        commentPlace: "review-comment",
+        commentId: comment.id,
+        job: expect.objectContaining({
+          kind: "request",
+          isPullRequest: true,
+          instructions: "why is this here?",
+          thread: { path: comment.path, line: 7 },
+        }),
+      }),
+    });
+    edit(payload, { "comment.body": "@agentforge help" });
+    expect(deriveActionPlan(auto, event)).toMatchObject({
+      success: true,
+      value: { kind: "reply", commentPlace: "review-comment" },
+    });
+  });
+
   it("answers a review request on an issue instead of running", () => {
     const result = deriveActionPlan(auto, commentEvent("@agentforge review"));
     expect(result.success && result.value).toMatchObject({ kind: "reply" });

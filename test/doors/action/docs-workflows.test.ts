@@ -32,7 +32,7 @@ async function readYaml<T>(file: string): Promise<T> {
 
 const expectations: Record<string, { events: string[]; permissions: Record<string, string> }> = {
   "agentforge-comment.yml": {
-    events: ["issue_comment"],
+    events: ["issue_comment", "pull_request_review_comment"],
     permissions: { contents: "write", issues: "write", "pull-requests": "write", checks: "write" },
   },
   "agentforge-review.yml": {

@@ -162,7 +162,7 @@ export function createStandInRoutes(deps: RouteDependencies) {
           : [line];
       if (available === undefined || range.length === 0 || range.some((value) => !available.has(value)))
         invalid("Unprocessable Entity: pull_request_review_thread.line must be part of the diff");
-      return { path: filePath, line, side, body: text };
+      return { id: deps.nextCommentId(), path: filePath, line, side, body: text };
     });
     const review = {
       id: deps.nextCommentId(),
@@ -369,6 +369,29 @@ export function createStandInRoutes(deps: RouteDependencies) {
               user: userJson(deps.userOf(review.author)),
             })),
         };
+    }
+    if ((match = /^\/pulls\/(\d+)\/comments\/(\d+)\/replies$/.exec(rest)) && method === "POST") {
+      const pullNumber = Number(match[1]);
+      const inReplyTo = Number(match[2]);
+      const opened = repository.reviews.some(
+        (review) =>
+          review.pullNumber === pullNumber && review.comments.some((comment) => comment.id === inReplyTo),
+      );
+      if (!opened) throw new HttpError(404, "Not Found");
+      const text = requireString(objectBody(request.body), "body");
+      const reply = { id: deps.nextCommentId(), pullNumber, inReplyTo, body: text, history: [text] };
+      repository.threadReplies.push(reply);
+      return {
+        status: 201,
+        data: { id: reply.id, body: reply.body, in_reply_to_id: inReplyTo, user: userJson(appUser()) },
+      };
+    }
+    if ((match = /^\/pulls\/comments\/(\d+)$/.exec(rest)) && method === "PATCH") {
+      const reply = repository.threadReplies.find((entry) => entry.id === Number(match![1]));
+      if (reply === undefined) throw new HttpError(404, "Not Found");
+      reply.body = requireString(objectBody(request.body), "body");
+      reply.history.push(reply.body);
+      return { status: 200, data: { id: reply.id, body: reply.body, in_reply_to_id: reply.inReplyTo } };
     }
     if ((match = /^\/pulls\/(\d+)\/comments$/.exec(rest)) && method === "GET") {
       const number = Number(match[1]);

@@ -43,11 +43,21 @@ export interface StandInReview {
   /** Who posted it: the App's bot, unless a test adds a person's review. */
   readonly author: string;
   readonly comments: readonly {
+    readonly id: number;
     readonly path: string;
     readonly line: number;
     readonly side: string;
     readonly body: string;
   }[];
+}
+
+export interface StandInThreadReply {
+  readonly id: number;
+  readonly pullNumber: number;
+  /** The review comment that opened the thread. */
+  readonly inReplyTo: number;
+  body: string;
+  readonly history: string[];
 }
 
 export interface StandInRepository {
@@ -59,6 +69,8 @@ export interface StandInRepository {
   readonly comments: StandInComment[];
   readonly pulls: Map<number, StandInPull>;
   readonly reviews: StandInReview[];
+  /** Replies in review-comment threads, with every text each one had. */
+  readonly threadReplies: StandInThreadReply[];
   readonly checkRuns: Record<string, unknown>[];
   readonly reactions: { readonly target: string; readonly content: string }[];
   /** Label names per issue or pull request number, in the order they were added. */

@@ -89,6 +89,7 @@ export async function startGitHubStandIn(options: StandInOptions): Promise<GitHu
       comments: [],
       pulls: new Map(),
       reviews: [],
+      threadReplies: [],
       checkRuns: [],
       reactions: [],
       labels: new Map(),
