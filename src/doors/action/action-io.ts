@@ -13,5 +13,13 @@ export interface ActionIo {
 }
 
 /** The outputs action.yml declares; a test keeps the two in step. */
-export const ACTION_OUTPUT_NAMES = ["result", "pr-url", "branch", "trace-path"] as const;
+export const ACTION_OUTPUT_NAMES = [
+  "result",
+  "pr-url",
+  "branch",
+  "trace-path",
+  "turns",
+  "total-tokens",
+  "cost-usd",
+] as const;
 export type ActionOutputName = (typeof ACTION_OUTPUT_NAMES)[number];

@@ -1,5 +1,6 @@
 import { access } from "node:fs/promises";
 import type { ActionContext } from "./action-context.js";
+import { readCostUsd } from "../../core/model/index.js";
 import { renderJobSummary } from "./render-job-summary.js";
 import { saveTraceReport } from "./save-trace-report.js";
 
@@ -10,6 +11,26 @@ export interface RunReport {
   readonly url?: string;
   readonly branch?: string;
   readonly tracePath?: string;
+  /** What the work cost; without it the trace's footer says, and a step without either reports none. */
+  readonly usage?: RunUsage;
+}
+
+export interface RunUsage {
+  /** Null for work of several runs (a review's panel). */
+  readonly turns: number | null;
+  readonly totalTokens: number;
+  /** Null when the model's price is unknown: the output says "unknown", never 0. */
+  readonly costUsd: number | null;
+}
+
+/** The `turns`, `total-tokens` and `cost-usd` outputs: empty when unknown or not spent, never a made-up 0. */
+function setUsageOutputs(io: ActionContext["dependencies"]["io"], usage: RunUsage | undefined): void {
+  io.setOutput("turns", usage?.turns === null || usage === undefined ? "" : String(usage.turns));
+  io.setOutput("total-tokens", usage === undefined ? "" : String(usage.totalTokens));
+  io.setOutput(
+    "cost-usd",
+    usage === undefined ? "" : usage.costUsd === null ? "unknown" : usage.costUsd.toFixed(6),
+  );
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -41,6 +62,18 @@ export async function reportRun(context: ActionContext, report: RunReport): Prom
     saved = await saveTraceReport(tracePath);
     if (!saved.success) io.warning(`No HTML report: ${saved.error}`);
   }
+  const footer = saved?.success ? saved.value.trace.footer : undefined;
+  setUsageOutputs(
+    io,
+    report.usage ??
+      (footer === undefined || footer === null
+        ? undefined
+        : {
+            turns: footer.turns,
+            totalTokens: footer.usage.total_tokens,
+            costUsd: readCostUsd(footer.cost_usd),
+          }),
+  );
   const summary = renderJobSummary({
     headline: report.headline,
     ...(report.details ? { details: report.details } : {}),

@@ -151,6 +151,10 @@ export async function runGitHubActionJob(
       ...(outcome.branch === undefined ? {} : { branch: outcome.branch }),
       // The folder is this step's own: a trace in it was written by this step's run.
       tracePath: outcome.tracePath ?? observed.lastTracePath() ?? context.tracePath,
+      // A review's panel is several runs: its tokens and cost, and no one turn count.
+      ...(plan.job.kind === "review"
+        ? { usage: { turns: null, totalTokens: outcome.totalTokens, costUsd: outcome.costUsd } }
+        : {}),
     });
     if (outcome.status === "failed") {
       io.error(redact(`The ${plan.job.kind} job failed: ${outcome.summary}`));

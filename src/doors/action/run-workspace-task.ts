@@ -76,6 +76,7 @@ export async function runWorkspaceTask(context: ActionContext, prompt: string): 
         .filter((part) => part !== "")
         .join("\n\n"),
       tracePath: result.tracePath ?? context.tracePath,
+      usage: { turns: result.turns, totalTokens: result.usage.totalTokens, costUsd: result.costUsd },
     });
     if (!isDone)
       io.error(

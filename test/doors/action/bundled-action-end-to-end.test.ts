@@ -136,6 +136,10 @@ describe("the bundled Action against a GitHub stand-in and a scripted model", ()
 
     const outputs = await readStepOutputs(path.join(dir, "output.txt"));
     expect(outputs["result"]).toBe("pull-request-opened");
+    // What it cost, from the run: its turns and tokens, and a price nobody knows said as unknown.
+    expect(Number(outputs["turns"])).toBeGreaterThan(0);
+    expect(Number(outputs["total-tokens"])).toBeGreaterThan(0);
+    expect(outputs["cost-usd"]).toBe("unknown");
     const repository = standIn.repository(OWNER, REPO);
     const pulls = [...repository.pulls.values()];
     expect(pulls).toHaveLength(1);
@@ -201,6 +205,9 @@ describe("the bundled Action against a GitHub stand-in and a scripted model", ()
 
     const outputs = await readStepOutputs(path.join(dir, "output.txt"));
     expect(outputs["result"]).toBe("review-posted");
+    expect(outputs["turns"]).toBe("");
+    expect(Number(outputs["total-tokens"])).toBeGreaterThan(0);
+    expect(outputs["cost-usd"]).toBe("unknown");
     const reviews = repository.reviews.filter((review) => review.pullNumber === pullNumber);
     expect(reviews).toHaveLength(1);
     expect(reviews[0]!.comments).toEqual([
@@ -262,6 +269,7 @@ describe("the bundled Action against a GitHub stand-in and a scripted model", ()
     expect(run.code).toBe(0);
     const outputs = await readStepOutputs(path.join(dir, "output.txt"));
     expect(outputs["result"]).toBe("unauthorized");
+    expect([outputs["turns"], outputs["total-tokens"], outputs["cost-usd"]]).toEqual(["", "", ""]);
     expect(repository.comments).toHaveLength(commentsBefore);
     expect(await readFile(path.join(dir, "summary.md"), "utf8")).toContain("mallory has read access");
   }, 60_000);
