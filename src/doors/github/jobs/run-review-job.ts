@@ -35,6 +35,7 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
     cloneUrl: repository.cloneUrl,
     ref: headSha,
     fetchRefs: [`refs/pull/${job.number}/head`],
+    diffBases: [pull.baseSha, ...(job.beforeSha === undefined ? [] : [job.beforeSha])],
   });
   try {
     const diff = await readReviewDiffStage(
