@@ -24,8 +24,8 @@ export async function createRemoteRepository(
   const bare = path.join(projectRoot, `${name}.git`);
   await mkdir(bare, { recursive: true });
   git(bare, "init", "--quiet", "--bare", "--initial-branch=main");
-  // Let the stand-in serve a commit that no branch points at, as GitHub does.
-  git(bare, "config", "uploadpack.allowAnySHA1InWant", "true");
+  // Serve blobless clones and a commit that no branch points at, as GitHub does.
+  allowPartialClone(bare);
   const seed = await mkdtemp(path.join(projectRoot, "seed-"));
   git(seed, "init", "--quiet", "--initial-branch=main");
   await writeFile(path.join(seed, "README.md"), "# demo\n");

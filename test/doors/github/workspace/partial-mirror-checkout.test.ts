@@ -11,7 +11,7 @@ import { diffForPullRequest } from "../../../../src/doors/github/review/diff-ran
 import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
 import { createRepositoryCache } from "../../../../src/doors/github/workspace/create-repository-cache.js";
 import { describeWithBwrap } from "../../../core/sandbox/sandbox-test-helpers.js";
-import { allowPartialClone, createRemoteRepository, git, pushCommit } from "./git-fixtures.js";
+import { createRemoteRepository, git, pushCommit } from "./git-fixtures.js";
 import { startGitHttpServer, type GitHttpServer } from "./git-http-server.js";
 
 const TOKEN = "ghs_partialMirrorToken0123456789abcdefAB";
@@ -38,7 +38,6 @@ describe("a checkout from a partial mirror", () => {
     const projectRoot = path.join(root, "remotes");
     const created = await createRemoteRepository(projectRoot, "history", BLOB_BYTES);
     bare = created.bare;
-    allowPartialClone(bare);
     history.push(created.seedSha);
     for (let commit = 1; commit <= HISTORY_COMMITS; commit += 1)
       history.push(
@@ -180,7 +179,6 @@ describeWithBwrap("a sandboxed command on a checkout from a partial mirror", () 
     root = await mkdtemp(path.join(tmpdir(), "agentforge-partial-sandbox-"));
     const projectRoot = path.join(root, "remotes");
     const { bare } = await createRemoteRepository(projectRoot, "history", 10_000);
-    allowPartialClone(bare);
     await pushCommit(bare, "main", "data.bin", randomBytes(10_000));
     server = await startGitHttpServer({ projectRoot, token: TOKEN });
   }, 60_000);
