@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { basicAuthorizationHeader } from "../../src/core/git/host-git-environment.js";
@@ -70,31 +70,39 @@ async function timed(action: () => Promise<unknown>, shouldFlush: boolean): Prom
 }
 
 async function packsOf(gitDirectory: string): Promise<Set<string>> {
-  const names = await readdir(path.join(gitDirectory, "objects", "pack"));
-  return new Set(
-    names
-      .filter((name) => name.endsWith(".pack"))
-      .map((name) => path.join(gitDirectory, "objects", "pack", name)),
-  );
+  const folder = path.join(gitDirectory, "objects", "pack");
+  const names = await readdir(folder);
+  return new Set(names.filter((name) => name.endsWith(".idx")).map((name) => path.join(folder, name)));
 }
 
-/** Objects and bytes in the packs that are in `after` and not in `before`. */
+async function idsInPack(index: string): Promise<string[]> {
+  const run = execFileAsync("git", ["show-index"], { env: CLEAN_ENV, maxBuffer: 256 * 1024 * 1024 });
+  run.child.stdin?.end(await readFile(index));
+  // "<offset> <id> (<crc>)" per object
+  return (await run).stdout
+    .split("\n")
+    .map((line) => line.split(" ")[1])
+    .filter((id): id is string => id !== undefined);
+}
+
+/**
+ * Objects the mirror did not hold before, and the bytes of the packs that brought them. A thin
+ * pack's delta bases, which git appends from objects it already has, are not counted as new.
+ */
 async function newPackContents(
   before: Set<string>,
   after: Set<string>,
 ): Promise<{ objects: number; bytes: number }> {
-  let objects = 0;
+  const known = new Set<string>();
+  for (const index of before) for (const id of await idsInPack(index)) known.add(id);
+  const added = new Set<string>();
   let bytes = 0;
-  for (const pack of after) {
-    if (before.has(pack)) continue;
-    const { stdout } = await execFileAsync("git", ["verify-pack", "-s", pack.replace(/\.pack$/, ".idx")], {
-      env: CLEAN_ENV,
-    });
-    for (const match of stdout.matchAll(/^(?:non delta|chain length = \d+): (\d+) objects?$/gm))
-      objects += Number(match[1]);
-    bytes += Number((await execFileAsync("stat", ["-c", "%s", pack], { env: CLEAN_ENV })).stdout.trim());
+  for (const index of after) {
+    if (before.has(index)) continue;
+    for (const id of await idsInPack(index)) if (!known.has(id)) added.add(id);
+    bytes += (await stat(index.replace(/\.idx$/, ".pack"))).size;
   }
-  return { objects, bytes };
+  return { objects: added.size, bytes };
 }
 
 /** A push of another person: three source files changed, as most commits do. */

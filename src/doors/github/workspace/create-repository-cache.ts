@@ -7,6 +7,7 @@ import { runHostGit, type HostGitOptions } from "../../../core/git/index.js";
 import type { WorkspaceRepository } from "../../../core/git/index.js";
 import { bringCheckoutObjects } from "./bring-checkout-objects.js";
 import { createKeyedLock } from "./create-keyed-lock.js";
+import { readCompleteCommit, writeCompleteCommit } from "./complete-commit-record.js";
 import { makeTaskFolder } from "./make-task-folder.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 import { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
@@ -222,14 +223,17 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     }
     if (sha === null) throw new WorkspaceError("REF_NOT_FOUND", `no commit found for ${checkout.ref}`);
     const diffBases = await resolveDiffBases(checkout, mirror);
+    const completeCommit = await readCompleteCommit(mirror);
     const objects = await bringCheckoutObjects({
       mirror,
       commit: sha,
       diffBases,
+      completeCommit,
       localOptions: gitOptions(checkout),
       remoteOptions: remoteOptions(checkout),
     });
-    if (!objects.success)
+    if (objects.success) await writeCompleteCommit(mirror, sha);
+    else
       throw new WorkspaceError(
         "FETCH_FAILED",
         `could not fetch the files of ${checkout.ref}: ${objects.error}`,
