@@ -54,6 +54,9 @@ export function createBareRepository(
     git(path.dirname(bareDir), ["clone", "-q", "--bare", work, bareDir]);
     // http-backend serves pushes only to repositories that allow them.
     git(bareDir, ["config", "http.receivepack", "true"]);
+    // As GitHub does without any setting: blobless clones, and objects asked for by id.
+    git(bareDir, ["config", "uploadpack.allowFilter", "true"]);
+    git(bareDir, ["config", "uploadpack.allowAnySHA1InWant", "true"]);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

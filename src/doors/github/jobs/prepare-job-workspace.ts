@@ -36,6 +36,8 @@ export interface PrepareWorkspaceOptions {
   readonly ref: string;
   readonly branch?: string;
   readonly fetchRefs?: readonly string[];
+  /** Commits the job diffs the checkout against (a review's base and `before`); see CheckoutOptions. */
+  readonly diffBases?: readonly string[];
 }
 
 export interface PrepareWorkspaceDependencies {
@@ -150,6 +152,7 @@ export async function prepareJobWorkspace(
     signal: deps.signal,
     ...(options.branch === undefined ? {} : { branch: options.branch }),
     ...(options.fetchRefs === undefined ? {} : { fetchRefs: options.fetchRefs }),
+    ...(options.diffBases === undefined ? {} : { diffBases: options.diffBases }),
   });
   const runId = createRunId();
   if (store !== undefined && tracePath !== undefined) {

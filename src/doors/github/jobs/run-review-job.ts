@@ -47,6 +47,7 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
     cloneUrl: repository.cloneUrl,
     ref: headSha,
     fetchRefs: [`refs/pull/${job.number}/head`],
+    diffBases: [pull.baseSha, ...(job.beforeSha === undefined ? [] : [job.beforeSha])],
   });
   try {
     const diff = await readReviewDiffStage(

@@ -5,7 +5,10 @@ import { isHostGitError } from "../../../core/git/index.js";
 import type { HostRepository } from "../../../core/git/index.js";
 import { runHostGit, type HostGitOptions } from "../../../core/git/index.js";
 import type { WorkspaceRepository } from "../../../core/git/index.js";
+import { bringCheckoutObjects } from "./bring-checkout-objects.js";
 import { createKeyedLock } from "./create-keyed-lock.js";
+import { readCompleteCommit, writeCompleteCommit } from "./complete-commit-record.js";
+import { makeTaskFolder } from "./make-task-folder.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 import { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 
@@ -20,6 +23,12 @@ export interface CheckoutOptions {
   readonly branch?: string;
   /** Extra refs to bring into the cache first, e.g. `refs/pull/12/head` for a pull request from a fork. */
   readonly fetchRefs?: readonly string[];
+  /**
+   * Commits (or refs) the caller will diff the checkout against, such as a pull request's base and
+   * a push's `before`: the blobs that diff reads are brought with the checkout's own. The mirror
+   * holds every commit and tree but only the blobs tasks needed, and a task folder never fetches.
+   */
+  readonly diffBases?: readonly string[];
   readonly signal?: AbortSignal;
 }
 
@@ -126,7 +135,9 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
       await mkdir(mirrorsDir, { recursive: true });
       const partial = await mkdtemp(path.join(mirrorsDir, ".partial-"));
       try {
-        await runHostGit(null, ["clone", "--bare", "--", checkout.cloneUrl, partial], {
+        // Blobless: the whole commit graph and every tree (merge bases, `git log`, pushes), and
+        // blobs only as tasks need them. A remote without filter support sends everything.
+        await runHostGit(null, ["clone", "--bare", "--filter=blob:none", "--", checkout.cloneUrl, partial], {
           ...remoteOptions(checkout),
           cwd: mirrorsDir,
         });
@@ -184,46 +195,20 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     return null;
   }
 
-  async function makeWorkspace(
-    checkout: CheckoutOptions,
-    mirror: HostRepository,
-    sha: string,
-  ): Promise<{ readonly folder: string; readonly repository: WorkspaceRepository }> {
-    await mkdir(workspacesDir, { recursive: true });
-    const folder = await mkdtemp(path.join(workspacesDir, "task-"));
-    const gitDirectory = path.join(folder, "git");
-    const workTree = path.join(folder, "tree");
-    try {
-      await runHostGit(
-        null,
-        [
-          "clone",
-          "--shared",
-          "--no-checkout",
-          `--separate-git-dir=${gitDirectory}`,
-          "--",
-          mirror.gitDirectory,
-          workTree,
-        ],
-        gitOptions(checkout, { cwd: folder }),
-      );
-      const repository: WorkspaceRepository = {
-        gitDirectory,
-        workTree,
-        sandboxReadOnlyPaths: [
-          gitDirectory,
-          path.join(mirror.gitDirectory, "objects"),
-          path.join(workTree, ".git"),
-        ],
-      };
-      await runHostGit(repository, ["remote", "set-url", "origin", checkout.cloneUrl], gitOptions(checkout));
-      const target = checkout.branch === undefined ? ["--detach", sha] : ["-B", checkout.branch, sha];
-      await runHostGit(repository, ["checkout", "--quiet", ...target], gitOptions(checkout));
-      return { folder, repository };
-    } catch (error) {
-      await rm(folder, { recursive: true, force: true });
-      throw fail("CHECKOUT_FAILED", `could not check out ${checkout.ref}`, error);
+  /** Bases that are not commits here (a `before` a force push left behind) are asked for by id, else skipped. */
+  async function resolveDiffBases(checkout: CheckoutOptions, mirror: HostRepository): Promise<string[]> {
+    const resolved: string[] = [];
+    for (const base of checkout.diffBases ?? []) {
+      let sha = await resolveCommit(mirror, base);
+      if (sha === null && SHA_PATTERN.test(base)) {
+        await fetchExtraRefs({ ...checkout, fetchRefs: [base] }, mirror).catch((error: unknown) => {
+          if (!(error instanceof WorkspaceError)) throw error;
+        });
+        sha = await resolveCommit(mirror, base);
+      }
+      if (sha !== null) resolved.push(sha);
     }
+    return resolved;
   }
 
   async function checkoutLocked(checkout: CheckoutOptions, mirrorPath: string): Promise<Checkout> {
@@ -237,9 +222,34 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
       sha = await resolveCommit(mirror, checkout.ref);
     }
     if (sha === null) throw new WorkspaceError("REF_NOT_FOUND", `no commit found for ${checkout.ref}`);
+    const diffBases = await resolveDiffBases(checkout, mirror);
+    const completeCommit = await readCompleteCommit(mirror);
+    const objects = await bringCheckoutObjects({
+      mirror,
+      commit: sha,
+      diffBases,
+      completeCommit,
+      localOptions: gitOptions(checkout),
+      remoteOptions: remoteOptions(checkout),
+    });
+    if (objects.success) await writeCompleteCommit(mirror, sha);
+    else
+      throw new WorkspaceError(
+        "FETCH_FAILED",
+        `could not fetch the files of ${checkout.ref}: ${objects.error}`,
+      );
     const remoteBranchSha =
       checkout.branch === undefined ? null : await resolveCommit(mirror, `refs/heads/${checkout.branch}`);
-    const { folder, repository } = await makeWorkspace(checkout, mirror, sha);
+    const { folder, repository } = await makeTaskFolder({
+      workspacesDir,
+      mirror,
+      cloneUrl: checkout.cloneUrl,
+      sha,
+      ...(checkout.branch === undefined ? {} : { branch: checkout.branch }),
+      gitOptions: gitOptions(checkout),
+    }).catch((error: unknown) => {
+      throw fail("CHECKOUT_FAILED", `could not check out ${checkout.ref}`, error);
+    });
     return {
       workspaceRoot: repository.workTree,
       repository,
@@ -270,6 +280,7 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
         checkout.ref,
         ...(checkout.branch === undefined ? [] : [checkout.branch]),
         ...(checkout.fetchRefs ?? []),
+        ...(checkout.diffBases ?? []),
       ];
       const badName = names.find((name) => !REF_NAME_PATTERN.test(name));
       if (badName !== undefined)

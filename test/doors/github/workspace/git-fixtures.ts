@@ -24,8 +24,8 @@ export async function createRemoteRepository(
   const bare = path.join(projectRoot, `${name}.git`);
   await mkdir(bare, { recursive: true });
   git(bare, "init", "--quiet", "--bare", "--initial-branch=main");
-  // Let the stand-in serve a commit that no branch points at, as GitHub does.
-  git(bare, "config", "uploadpack.allowAnySHA1InWant", "true");
+  // Serve blobless clones and a commit that no branch points at, as GitHub does.
+  allowPartialClone(bare);
   const seed = await mkdtemp(path.join(projectRoot, "seed-"));
   git(seed, "init", "--quiet", "--initial-branch=main");
   await writeFile(path.join(seed, "README.md"), "# demo\n");
@@ -41,23 +41,38 @@ export async function createRemoteRepository(
   return { bare, seedSha };
 }
 
-/** Adds a commit on `branch` of the bare repository, as another person pushing would. */
+/**
+ * Adds a commit on `branch` of the bare repository, as another person pushing would; `extraFiles`
+ * are written in the same commit, and `startPoint` starts a branch the remote does not have yet.
+ */
 export async function pushCommit(
   bare: string,
   branch: string,
   file: string,
-  content: string,
+  content: string | Buffer,
+  extraFiles: Readonly<Record<string, string>> = {},
+  startPoint = `origin/${branch}`,
 ): Promise<string> {
   const scratch = await mkdtemp(`${bare}-scratch-`);
   git(scratch, "clone", "--quiet", bare, ".");
-  git(scratch, "checkout", "--quiet", "-B", branch, `origin/${branch}`);
+  git(scratch, "checkout", "--quiet", "-B", branch, startPoint);
   await writeFile(path.join(scratch, file), content);
+  for (const [extra, text] of Object.entries(extraFiles)) await writeFile(path.join(scratch, extra), text);
   git(scratch, "add", "--all");
   git(scratch, "commit", "--quiet", "-m", `change ${file}`);
   git(scratch, "push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
   const sha = git(scratch, "rev-parse", "HEAD");
   await rm(scratch, { recursive: true, force: true });
   return sha;
+}
+
+/**
+ * Lets clients of the bare repository clone without blobs and ask for objects by id, as GitHub
+ * does without any setting.
+ */
+export function allowPartialClone(bare: string): void {
+  git(bare, "config", "uploadpack.allowFilter", "true");
+  git(bare, "config", "uploadpack.allowAnySHA1InWant", "true");
 }
 
 /** Every file under root whose bytes contain one of the needles, for "never on disk" checks. */
