@@ -47,7 +47,8 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
     cloneUrl: repository.cloneUrl,
     ref: headSha,
     fetchRefs: [`refs/pull/${job.number}/head`],
-    diffBases: [pull.baseSha, ...(job.beforeSha === undefined ? [] : [job.beforeSha])],
+    // The reviewers read from `since`: its blobs come with the checkout, as the base's do.
+    diffBases: [pull.baseSha, ...(since === null ? [] : [since])],
   });
   try {
     const diff = await readReviewDiffStage(
