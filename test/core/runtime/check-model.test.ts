@@ -8,6 +8,7 @@ import { TOOLS_UNSUPPORTED_FIX } from "../../../src/core/loop/check-model-answer
 import { checkModel } from "../../../src/core/runtime/check-model.js";
 import { createRuntime } from "../../../src/core/runtime/create-runtime.js";
 import { startMockModelServer } from "../../../src/mock-model/start-mock-model-server.js";
+import { readRecordedResponse } from "../../support/replay-recorded-responses.js";
 
 interface Route {
   readonly status: number;
@@ -47,22 +48,13 @@ async function startEndpoint(routes: Readonly<Record<string, Route>>): Promise<E
   };
 }
 
-// llama.cpp's shapes (see test/fixtures/llama-server/ for recorded ones).
-const llamaModels = (nCtx: number) => ({
-  object: "list",
-  data: [
-    {
-      id: "models/tools.gguf",
-      object: "model",
-      owned_by: "llamacpp",
-      meta: { n_ctx: nCtx, n_ctx_train: 32768 },
-    },
-  ],
-});
-const llamaProps = (nCtx: number, supportsTools: boolean) => ({
-  default_generation_settings: { n_ctx: nCtx },
-  chat_template_caps: { supports_tools: supportsTools, supports_tool_calls: supportsTools },
-});
+// Bodies llama-server sent (test/fixtures/llama-server): the tool template's and the chatml one's.
+const recorded = (name: string): Route => {
+  const response = readRecordedResponse(
+    join(import.meta.dirname, `../../fixtures/llama-server/${name}.res.txt`),
+  );
+  return { status: response.status, body: JSON.parse(response.body.toString("utf8")) as unknown };
+};
 const oneToken = {
   id: "c",
   object: "chat.completion",
@@ -109,8 +101,8 @@ const TABLE: readonly {
   {
     name: "llama.cpp with /props and no model named",
     routes: {
-      "/v1/models": { status: 200, body: llamaModels(4096) },
-      "/props": { status: 200, body: llamaProps(4096, true) },
+      "/v1/models": recorded("models"),
+      "/props": recorded("props"),
     },
     status: "ok",
     detail:
@@ -119,12 +111,12 @@ const TABLE: readonly {
   {
     name: "a server whose template takes no tools",
     routes: {
-      "/v1/models": { status: 200, body: llamaModels(2048) },
-      "/props": { status: 200, body: llamaProps(2048, false) },
+      "/v1/models": recorded("chatml-models"),
+      "/props": recorded("chatml-props"),
     },
     status: "problem",
     detail:
-      "models/tools.gguf (none named: the first model the server serves) at URL; GET /models answered 200: it serves models/tools.gguf; context 2048 tokens (server /props); tools: NOT supported (server /props chat_template_caps): a run stops at its first turn; price: unknown: costs are shown as unknown",
+      "models/chatml.gguf (none named: the first model the server serves) at URL; GET /models answered 200: it serves models/chatml.gguf; context 4096 tokens (server /props); tools: NOT supported (server /props chat_template_caps): a run stops at its first turn; price: unknown: costs are shown as unknown",
     fix: TOOLS_UNSUPPORTED_FIX,
   },
   {
@@ -215,8 +207,8 @@ describe("the doctor's model check asks the endpoint what a run will use", () =>
 
   it("carries the findings as fields for --json", async () => {
     const endpoint = await startEndpoint({
-      "/v1/models": { status: 200, body: llamaModels(4096) },
-      "/props": { status: 200, body: llamaProps(4096, true) },
+      "/v1/models": recorded("models"),
+      "/props": recorded("props"),
     });
     try {
       const check = await checkModel({
