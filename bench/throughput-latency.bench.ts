@@ -9,9 +9,8 @@
  * A task is a real core run (createAgentRunner, three model turns: two read_file calls and an
  * answer, on a small workspace) against the mock model server over HTTP, answering each run by
  * its turn after 1 s. Each case runs N tasks (one wave; more with AGENTFORGE_BENCH_WAVES).
- * RSS: a worker's idle RSS, and its
- * peak while N tasks run, per task. The App's idle RSS and its time to first action are in
- * bench/support/measure-first-action.ts, run from here.
+ * RSS: a worker's idle RSS, and its peak while N tasks run, per task. The App's idle RSS and its
+ * time to first action are in bench/support/measure-first-action.ts, run from here.
  *
  *   npx tsx bench/throughput-latency.bench.ts
  */
