@@ -2,28 +2,65 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { HostRepository } from "../../../core/git/index.js";
 import { runHostGit, type HostGitOptions } from "../../../core/git/index.js";
+import type { WorkspaceRepository } from "../../../core/git/index.js";
 import { bringCheckoutObjects } from "./bring-checkout-objects.js";
 import { createKeyedLock } from "./create-keyed-lock.js";
-import type {
-  Checkout,
-  CheckoutOptions,
-  RepositoryCache,
-  RepositoryCacheOptions,
-} from "./repository-cache-types.js";
 import { readCompleteCommit, writeCompleteCommit } from "./complete-commit-record.js";
-import { makeTaskFolder, type TaskTarget } from "./make-task-folder.js";
+import { makeTaskFolder } from "./make-task-folder.js";
 import { mirrorNameOf } from "./mirror-name-of.js";
 import { readMirrorHead, readMirrorRefs, type MirrorRef } from "./read-mirror-refs.js";
 import { resolveCommit } from "./resolve-commit.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 import { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 
-export type {
-  Checkout,
-  CheckoutOptions,
-  RepositoryCache,
-  RepositoryCacheOptions,
-} from "./repository-cache-types.js";
+export interface CheckoutOptions {
+  /** The payload's `clone_url`; stored as is, it never carries a credential. */
+  readonly cloneUrl: string;
+  /** Installation token, handed to the git processes that talk to the remote and to no other. */
+  readonly token: string;
+  /** A branch, tag, full ref or commit sha to check out. */
+  readonly ref: string;
+  /** Create (or reset) this work branch at `ref`; without it the workspace has a detached HEAD. */
+  readonly branch?: string;
+  /** Extra refs to bring into the cache first, e.g. `refs/pull/12/head` for a pull request from a fork. */
+  readonly fetchRefs?: readonly string[];
+  /**
+   * Commits (or refs) the caller will diff the checkout against, such as a pull request's base and
+   * a push's `before`: the blobs that diff reads are brought with the checkout's own. The mirror
+   * holds every commit and tree but only the blobs tasks needed, and a task folder never fetches.
+   */
+  readonly diffBases?: readonly string[];
+  readonly signal?: AbortSignal;
+}
+
+export interface Checkout {
+  /** The work tree: the only folder sandboxed commands may write. */
+  readonly workspaceRoot: string;
+  /** Its git directory beside it, out of every sandbox's reach, and what sandboxes show read-only. */
+  readonly repository: WorkspaceRepository;
+  readonly headSha: string;
+  /** Where `branch` stood on the remote when the cache was refreshed, or null if it did not exist. */
+  readonly remoteBranchSha: string | null;
+  /** "cold" when this call cloned the repository, "warm" when it only fetched. */
+  readonly cacheState: "cold" | "warm";
+  /** Removes the work tree and its git directory; the cache stays for the next task. */
+  cleanup(): Promise<void>;
+}
+
+export interface RepositoryCache {
+  checkout(options: CheckoutOptions): Promise<Checkout>;
+  /**
+   * Removes workspaces and half-made mirrors a killed process left behind; returns how many.
+   * Call it at start-up, before any task runs, and only where no other process shares the cache.
+   */
+  removeLeftovers(): Promise<number>;
+}
+
+export interface RepositoryCacheOptions {
+  /** Holds `mirrors/` (one bare repository per remote) and `workspaces/`. Private to the App. */
+  readonly cacheDir: string;
+  readonly hostEnv?: NodeJS.ProcessEnv;
+}
 
 /**
  * Branches and tags only: a mirror of GitHub's `refs/pull/*` is thousands of refs on a busy
@@ -148,17 +185,14 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     return resolved;
   }
 
-  /** Everything up to the blob fetch: the refreshed mirror, the commit, and the fetch under way. */
-  async function prepareTarget(
-    checkout: CheckoutOptions,
-    mirror: HostRepository,
-    completeCommit: string | null,
-  ) {
+  async function checkoutLocked(checkout: CheckoutOptions, mirrorPath: string): Promise<Checkout> {
+    const mirror: HostRepository = { gitDirectory: mirrorPath };
     const cacheState = await refreshMirror(checkout, mirror);
     await fetchExtraRefs(checkout, mirror);
-    const [refs, mirrorHead] = await Promise.all([
+    const [refs, mirrorHead, completeCommit] = await Promise.all([
       readMirrorRefs(mirror, gitOptions(checkout)),
       readMirrorHead(mirror),
+      readCompleteCommit(mirror),
     ]);
     let sha = await resolveCommit(mirror, refs, checkout.ref, { hostEnv });
     if (sha === null && SHA_PATTERN.test(checkout.ref)) {
@@ -168,6 +202,7 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     }
     if (sha === null) throw new WorkspaceError("REF_NOT_FOUND", `no commit found for ${checkout.ref}`);
     const diffBases = await resolveDiffBases(checkout, mirror, refs);
+    // The blobs travel while the task's git directory is written; only the checkout waits for them.
     const objects = bringCheckoutObjects({
       mirror,
       commit: sha,
@@ -181,51 +216,25 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     }));
     const remoteBranchSha =
       checkout.branch === undefined ? null : (refs.get(`refs/heads/${checkout.branch}`)?.commit ?? null);
-    const target: TaskTarget = {
-      sha,
-      ...(checkout.branch === undefined ? {} : { branch: checkout.branch }),
-      mirrorRefs: refs,
-      mirrorHead,
-      objectsReady: objects.then((result) => result.success),
-    };
-    return { cacheState, sha, remoteBranchSha, objects, target };
-  }
-
-  /**
-   * On a warm mirror the task folder starts at once with the last complete commit's tree, which
-   * needs no fetch, while the mirror fetches; the checkout of the task's commit then rewrites only
-   * the files that differ. The task's git directory is written while the blobs travel.
-   */
-  async function checkoutLocked(checkout: CheckoutOptions, mirrorPath: string): Promise<Checkout> {
-    const mirror: HostRepository = { gitDirectory: mirrorPath };
-    const completeCommit = await readCompleteCommit(mirror);
-    let settleTarget: (target: TaskTarget | null) => void = () => undefined;
-    const target = new Promise<TaskTarget | null>((resolve) => (settleTarget = resolve));
     const made = makeTaskFolder({
       workspacesDir,
       mirror,
+      mirrorRefs: refs,
+      mirrorHead,
       cloneUrl: checkout.cloneUrl,
-      earlyCommit: completeCommit,
-      target,
+      sha,
+      ...(checkout.branch === undefined ? {} : { branch: checkout.branch }),
+      objectsReady: objects.then((result) => result.success),
       gitOptions: gitOptions(checkout),
     }).catch((error: unknown) => {
       throw fail("CHECKOUT_FAILED", `could not check out ${checkout.ref}`, error);
     });
-    let prepared: Awaited<ReturnType<typeof prepareTarget>>;
-    try {
-      prepared = await prepareTarget(checkout, mirror, completeCommit);
-    } catch (error) {
-      settleTarget(null);
-      // The folder removes itself once told to give up; the first failure is the one reported.
-      await Promise.allSettled([made]);
-      throw error;
-    }
-    settleTarget(prepared.target);
-    const [fetched, folderResult] = await Promise.allSettled([prepared.objects, made]);
-    if (fetched.status === "fulfilled" && !fetched.value.success)
+    const [objectsResult, folderResult] = await Promise.allSettled([objects, made]);
+    const fetched = objectsResult.status === "fulfilled" ? objectsResult.value : null;
+    if (fetched !== null && !fetched.success)
       throw new WorkspaceError(
         "FETCH_FAILED",
-        `could not fetch the files of ${checkout.ref}: ${fetched.value.error}`,
+        `could not fetch the files of ${checkout.ref}: ${fetched.error}`,
       );
     if (folderResult.status === "rejected") throw folderResult.reason;
     if (!folderResult.value.success)
@@ -233,14 +242,14 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
         "CHECKOUT_FAILED",
         `could not check out ${checkout.ref}: ${folderResult.value.error}`,
       );
-    await writeCompleteCommit(mirror, prepared.sha);
+    await writeCompleteCommit(mirror, sha);
     const { folder, repository } = folderResult.value;
     return {
       workspaceRoot: repository.workTree,
       repository,
-      headSha: prepared.sha,
-      remoteBranchSha: prepared.remoteBranchSha,
-      cacheState: prepared.cacheState,
+      headSha: sha,
+      remoteBranchSha,
+      cacheState,
       cleanup: () => rm(folder, { recursive: true, force: true }),
     };
   }

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { MirrorRef } from "./read-mirror-refs.js";
 
 export interface TaskGitDirectoryOptions {
   readonly gitDirectory: string;
@@ -10,6 +11,10 @@ export interface TaskGitDirectoryOptions {
   readonly cloneUrl: string;
   /** HEAD until the checkout moves it: a commit the mirror holds. */
   readonly sha: string;
+  /** The mirror's refs: branches become `refs/remotes/origin/*`, tags stay tags, as a clone makes them. */
+  readonly mirrorRefs: ReadonlyMap<string, MirrorRef>;
+  /** The branch the mirror's HEAD names (`refs/heads/main`), for `refs/remotes/origin/HEAD`. */
+  readonly mirrorHead: string | null;
 }
 
 export type TaskGitDirectoryResult =
@@ -23,10 +28,25 @@ function quoteConfigValue(value: string): string {
   return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
+function packedRefsOf(options: TaskGitDirectoryOptions): string {
+  const lines: [string, string][] = [];
+  for (const ref of options.mirrorRefs.values()) {
+    const name = ref.name.startsWith("refs/heads/")
+      ? `refs/remotes/origin/${ref.name.slice("refs/heads/".length)}`
+      : ref.name.startsWith("refs/tags/")
+        ? ref.name
+        : null;
+    if (name === null) continue;
+    lines.push([name, `${ref.objectId} ${name}\n${ref.peeledId === null ? "" : `^${ref.peeledId}\n`}`]);
+  }
+  lines.sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+  return `# pack-refs with: peeled fully-peeled sorted \n${lines.map(([, text]) => text).join("")}`;
+}
+
 /**
  * Writes the task's git directory as `git clone --shared --no-checkout --separate-git-dir` would,
- * without starting git: a config naming `origin`, the mirror's objects as an alternate, HEAD at
- * the commit, and the work tree's `.git` file (the refs follow, `writeTaskRefs`). It is
+ * without starting git: a config naming `origin`, the mirror's objects as an alternate, its
+ * branches as remote-tracking refs, HEAD at the commit, and the work tree's `.git` file. It is
  * not a partial clone (no `extensions.partialClone`, no promisor remote), so git there never
  * fetches: a missing object is an error at once.
  */
@@ -53,14 +73,22 @@ export async function writeTaskGitDirectory(
     "\tfetch = +refs/heads/*:refs/remotes/origin/*",
     "",
   ].join("\n");
+  const originHead =
+    options.mirrorHead !== null && options.mirrorRefs.has(options.mirrorHead)
+      ? `ref: refs/remotes/origin/${options.mirrorHead.slice("refs/heads/".length)}\n`
+      : null;
   await Promise.all([
     writeFile(path.join(git, "config"), config),
     writeFile(path.join(git, "HEAD"), `${options.sha}\n`),
     writeFile(path.join(git, "objects", "info", "alternates"), `${options.mirrorObjects}\n`),
+    writeFile(path.join(git, "packed-refs"), packedRefsOf(options)),
     writeFile(
       path.join(git, "description"),
       "Unnamed repository; edit this file 'description' to name the repository.\n",
     ),
+    ...(originHead === null
+      ? []
+      : [writeFile(path.join(git, "refs", "remotes", "origin", "HEAD"), originHead)]),
     writeFile(path.join(options.workTree, ".git"), `gitdir: ${git}\n`),
   ]);
   return { success: true };
