@@ -7,13 +7,14 @@ import { createRepositoryCache } from "../../../../src/doors/github/workspace/cr
 import { createRemoteRepository, git } from "./git-fixtures.js";
 
 /*
- * A warm checkout writes the last complete commit's tree while the mirror fetches, then checks
- * out the task's commit over it. These tests prove the result is exactly the task's commit (files
- * added, changed and deleted since, nothing left over), that the task's hand-written git
- * directory is what a clone would make (origin, remote-tracking refs, tags, no partial clone),
- * and that a record naming a commit the mirror lacks falls back to a checkout from nothing.
+ * A warm checkout brings only the blobs that differ from the last complete commit and writes the
+ * task's git directory without git. These tests prove the result is exactly the task's commit
+ * (files added, changed and deleted since, nothing left over), that the hand-written git
+ * directory is what a clone would make (origin quoted as given, remote-tracking refs, origin/HEAD,
+ * annotated tags, no partial clone), and that a record naming a commit the mirror lacks falls
+ * back to walking the tree.
  */
-describe("a warm checkout over the last complete commit's tree", () => {
+describe("a warm checkout from the task's own git directory", () => {
   let root: string;
   let bare: string;
   let cloneUrl: string;
@@ -90,7 +91,7 @@ describe("a warm checkout over the last complete commit's tree", () => {
     }
   });
 
-  it("checks out from nothing when the record names a commit the mirror does not hold", async () => {
+  it("walks the tree when the record names a commit the mirror does not hold", async () => {
     const cacheDir = path.join(root, "cache-bad-record");
     const cache = createRepositoryCache({ cacheDir });
     const request = { cloneUrl, token: "ghs_unused", ref: "main" };
