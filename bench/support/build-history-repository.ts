@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from "
 import path from "node:path";
 
 /** Bump when the way the repository is built changes, so an old cache is not reused. */
-const BUILD_VERSION = 1;
+const BUILD_VERSION = 2;
 const DIRECTORIES = 20;
 const SUBDIRECTORIES = 20;
 const FILES_PER_SUBDIRECTORY = 50;
@@ -177,8 +177,11 @@ export async function buildHistoryRepository(parent: string): Promise<HistoryRep
     const partialBare = path.join(partial, "history.git");
     await runGit(["init", "--quiet", "--bare", "--initial-branch=main", partialBare]);
     const { files, snapshotBytes } = await importHistory(partialBare);
-    // Packed as a hosting service serves it: one pack, deltas kept.
-    await runGit(["--git-dir", partialBare, "repack", "-a", "-d", "-q"]);
+    // Packed as a hosting service serves it, once: one pack with deltas computed afresh over the
+    // whole history (`-f`; fast-import's own deltas run forward from the oldest version, so the
+    // tip's blobs would be deltas whose bases a fetch of the tip does not send), and reachability
+    // bitmaps. The plain clone and the partial fetches are served from this same pack.
+    await runGit(["--git-dir", partialBare, "repack", "-a", "-d", "-f", "-q", "--write-bitmap-index"]);
     const manifest: Manifest = {
       version: BUILD_VERSION,
       files,

@@ -103,6 +103,8 @@ async function narrow(
 
 /** The checked-out tree's blobs the mirror may lack: those changed since the complete commit, or a walk. */
 async function listCheckoutCandidates(options: CheckoutObjectsOptions): Promise<string[]> {
+  // The same commit as last time (no push since): nothing can be missing, and no git runs.
+  if (options.completeCommit === options.commit) return [];
   if (options.completeCommit !== null) {
     const changed = await listChangedBlobs(options, options.completeCommit, options.commit, "new").catch(
       (error: unknown) => {

@@ -1,7 +1,5 @@
-import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { isHostGitError } from "../../../core/git/index.js";
 import type { HostRepository } from "../../../core/git/index.js";
 import { runHostGit, type HostGitOptions } from "../../../core/git/index.js";
 import type { WorkspaceRepository } from "../../../core/git/index.js";
@@ -9,6 +7,9 @@ import { bringCheckoutObjects } from "./bring-checkout-objects.js";
 import { createKeyedLock } from "./create-keyed-lock.js";
 import { readCompleteCommit, writeCompleteCommit } from "./complete-commit-record.js";
 import { makeTaskFolder } from "./make-task-folder.js";
+import { mirrorNameOf } from "./mirror-name-of.js";
+import { readMirrorHead, readMirrorRefs, type MirrorRef } from "./read-mirror-refs.js";
+import { resolveCommit } from "./resolve-commit.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 import { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 
@@ -71,16 +72,6 @@ const MIRROR_REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*
 const REF_NAME_PATTERN = /^(?!-)[^\s\x00-\x1f\x7f~^:?*[\\]+$/;
 const SHA_PATTERN = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i;
 
-function mirrorNameOf(cloneUrl: string): string {
-  const readable = cloneUrl
-    .replace(/^[a-z]+:\/\//i, "")
-    .replace(/\.git$/, "")
-    .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .slice(-60);
-  const digest = createHash("sha256").update(cloneUrl).digest("hex").slice(0, 12);
-  return `${readable}-${digest}.git`;
-}
-
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
@@ -98,7 +89,7 @@ async function exists(target: string): Promise<boolean> {
 /**
  * A per-repository cache of bare mirrors. A checkout fetches into the mirror (the only network
  * step), then makes a task folder from it: `git/`, the task's own git directory, which borrows
- * the mirror's objects (`--shared`, so nothing is copied), and `tree/`, the work tree.
+ * the mirror's objects (an alternate, so nothing is copied), and `tree/`, the work tree.
  *
  * Why this layout: the sandbox binds only `tree/` writable. The git directory, the mirror's
  * objects and the work tree's `.git` file (which names the git directory for git inside the
@@ -174,37 +165,20 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     }
   }
 
-  async function resolveCommit(mirror: HostRepository, ref: string): Promise<string | null> {
-    const candidates =
-      ref.startsWith("refs/") || SHA_PATTERN.test(ref)
-        ? [ref]
-        : [`refs/heads/${ref}`, `refs/tags/${ref}`, ref];
-    for (const candidate of candidates) {
-      const output = await runHostGit(mirror, ["rev-parse", "--verify", "--quiet", `${candidate}^{commit}`], {
-        hostEnv,
-      }).then(
-        (result) => result.stdout.trim(),
-        (error: unknown) => {
-          // `--verify --quiet` exits 1 with no output when the name does not resolve.
-          if (isHostGitError(error) && error.code === "GIT_FAILED") return "";
-          throw error;
-        },
-      );
-      if (output.length > 0) return output;
-    }
-    return null;
-  }
-
   /** Bases that are not commits here (a `before` a force push left behind) are asked for by id, else skipped. */
-  async function resolveDiffBases(checkout: CheckoutOptions, mirror: HostRepository): Promise<string[]> {
+  async function resolveDiffBases(
+    checkout: CheckoutOptions,
+    mirror: HostRepository,
+    refs: ReadonlyMap<string, MirrorRef>,
+  ): Promise<string[]> {
     const resolved: string[] = [];
     for (const base of checkout.diffBases ?? []) {
-      let sha = await resolveCommit(mirror, base);
+      let sha = await resolveCommit(mirror, refs, base, { hostEnv });
       if (sha === null && SHA_PATTERN.test(base)) {
         await fetchExtraRefs({ ...checkout, fetchRefs: [base] }, mirror).catch((error: unknown) => {
           if (!(error instanceof WorkspaceError)) throw error;
         });
-        sha = await resolveCommit(mirror, base);
+        sha = await resolveCommit(mirror, refs, base, { hostEnv });
       }
       if (sha !== null) resolved.push(sha);
     }
@@ -215,41 +189,61 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     const mirror: HostRepository = { gitDirectory: mirrorPath };
     const cacheState = await refreshMirror(checkout, mirror);
     await fetchExtraRefs(checkout, mirror);
-    let sha = await resolveCommit(mirror, checkout.ref);
+    const [refs, mirrorHead, completeCommit] = await Promise.all([
+      readMirrorRefs(mirror, gitOptions(checkout)),
+      readMirrorHead(mirror),
+      readCompleteCommit(mirror),
+    ]);
+    let sha = await resolveCommit(mirror, refs, checkout.ref, { hostEnv });
     if (sha === null && SHA_PATTERN.test(checkout.ref)) {
       // A commit no branch points at any more (a force-pushed pull request head): ask for it by id.
       await fetchExtraRefs({ ...checkout, fetchRefs: [checkout.ref] }, mirror);
-      sha = await resolveCommit(mirror, checkout.ref);
+      sha = await resolveCommit(mirror, refs, checkout.ref, { hostEnv });
     }
     if (sha === null) throw new WorkspaceError("REF_NOT_FOUND", `no commit found for ${checkout.ref}`);
-    const diffBases = await resolveDiffBases(checkout, mirror);
-    const completeCommit = await readCompleteCommit(mirror);
-    const objects = await bringCheckoutObjects({
+    const diffBases = await resolveDiffBases(checkout, mirror, refs);
+    // The blobs travel while the task's git directory is written; only the checkout waits for them.
+    const objects = bringCheckoutObjects({
       mirror,
       commit: sha,
       diffBases,
       completeCommit,
       localOptions: gitOptions(checkout),
       remoteOptions: remoteOptions(checkout),
-    });
-    if (objects.success) await writeCompleteCommit(mirror, sha);
-    else
-      throw new WorkspaceError(
-        "FETCH_FAILED",
-        `could not fetch the files of ${checkout.ref}: ${objects.error}`,
-      );
+    }).catch((error: unknown) => ({
+      success: false as const,
+      error: error instanceof Error ? error.message : String(error),
+    }));
     const remoteBranchSha =
-      checkout.branch === undefined ? null : await resolveCommit(mirror, `refs/heads/${checkout.branch}`);
-    const { folder, repository } = await makeTaskFolder({
+      checkout.branch === undefined ? null : (refs.get(`refs/heads/${checkout.branch}`)?.commit ?? null);
+    const made = makeTaskFolder({
       workspacesDir,
       mirror,
+      mirrorRefs: refs,
+      mirrorHead,
       cloneUrl: checkout.cloneUrl,
       sha,
       ...(checkout.branch === undefined ? {} : { branch: checkout.branch }),
+      objectsReady: objects.then((result) => result.success),
       gitOptions: gitOptions(checkout),
     }).catch((error: unknown) => {
       throw fail("CHECKOUT_FAILED", `could not check out ${checkout.ref}`, error);
     });
+    const [objectsResult, folderResult] = await Promise.allSettled([objects, made]);
+    const fetched = objectsResult.status === "fulfilled" ? objectsResult.value : null;
+    if (fetched !== null && !fetched.success)
+      throw new WorkspaceError(
+        "FETCH_FAILED",
+        `could not fetch the files of ${checkout.ref}: ${fetched.error}`,
+      );
+    if (folderResult.status === "rejected") throw folderResult.reason;
+    if (!folderResult.value.success)
+      throw new WorkspaceError(
+        "CHECKOUT_FAILED",
+        `could not check out ${checkout.ref}: ${folderResult.value.error}`,
+      );
+    await writeCompleteCommit(mirror, sha);
+    const { folder, repository } = folderResult.value;
     return {
       workspaceRoot: repository.workTree,
       repository,

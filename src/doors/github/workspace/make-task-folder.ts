@@ -2,47 +2,62 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { runHostGit, type HostGitOptions, type HostRepository } from "../../../core/git/index.js";
 import type { WorkspaceRepository } from "../../../core/git/index.js";
+import type { MirrorRef } from "./read-mirror-refs.js";
+import { writeTaskGitDirectory } from "./write-task-git-directory.js";
 
 export interface TaskFolderOptions {
   readonly workspacesDir: string;
   readonly mirror: HostRepository;
+  readonly mirrorRefs: ReadonlyMap<string, MirrorRef>;
+  readonly mirrorHead: string | null;
   /** Stored as the task's `origin`; never carries a credential. */
   readonly cloneUrl: string;
   readonly sha: string;
   /** Create (or reset) this branch at `sha`; without it HEAD is detached. */
   readonly branch?: string;
+  /**
+   * Settles when the mirror holds every blob of `sha`'s tree (the blob fetch): the git directory
+   * is written meanwhile, and only the checkout waits. Rejects, or resolves false, to give up.
+   */
+  readonly objectsReady: Promise<boolean>;
   readonly gitOptions: HostGitOptions;
 }
 
+export type TaskFolderResult =
+  | { readonly success: true; readonly folder: string; readonly repository: WorkspaceRepository }
+  | { readonly success: false; readonly error: string };
+
 /**
  * A task folder from the mirror: `git/`, the task's own git directory, which borrows the
- * mirror's objects (`--shared`, so nothing is copied), and `tree/`, the work tree. No network:
+ * mirror's objects (an alternate, so nothing is copied), and `tree/`, the work tree. No network:
  * the mirror already holds every object the checkout reads. The task's git directory is not a
- * partial clone, so git there never fetches a missing object; it fails at once.
+ * partial clone, so git there never fetches a missing object; it fails at once. One git process
+ * (the checkout); the rest is written while the blobs are on their way.
  *
- * Removes what it made when a step fails, and throws git's error.
+ * Removes what it made when a step fails; throws git's error.
  */
-export async function makeTaskFolder(
-  options: TaskFolderOptions,
-): Promise<{ readonly folder: string; readonly repository: WorkspaceRepository }> {
+export async function makeTaskFolder(options: TaskFolderOptions): Promise<TaskFolderResult> {
   await mkdir(options.workspacesDir, { recursive: true });
   const folder = await mkdtemp(path.join(options.workspacesDir, "task-"));
   const gitDirectory = path.join(folder, "git");
   const workTree = path.join(folder, "tree");
   try {
-    await runHostGit(
-      null,
-      [
-        "clone",
-        "--shared",
-        "--no-checkout",
-        `--separate-git-dir=${gitDirectory}`,
-        "--",
-        options.mirror.gitDirectory,
-        workTree,
-      ],
-      { ...options.gitOptions, cwd: folder },
-    );
+    const written = await writeTaskGitDirectory({
+      gitDirectory,
+      workTree,
+      mirrorObjects: path.join(options.mirror.gitDirectory, "objects"),
+      cloneUrl: options.cloneUrl,
+      sha: options.sha,
+      mirrorRefs: options.mirrorRefs,
+      mirrorHead: options.mirrorHead,
+    });
+    if (!written.success || !(await options.objectsReady)) {
+      await rm(folder, { recursive: true, force: true });
+      return {
+        success: false,
+        error: written.success ? "the checkout's objects did not arrive" : written.error,
+      };
+    }
     const repository: WorkspaceRepository = {
       gitDirectory,
       workTree,
@@ -52,11 +67,10 @@ export async function makeTaskFolder(
         path.join(workTree, ".git"),
       ],
     };
-    await runHostGit(repository, ["remote", "set-url", "origin", options.cloneUrl], options.gitOptions);
     const target =
       options.branch === undefined ? ["--detach", options.sha] : ["-B", options.branch, options.sha];
     await runHostGit(repository, ["checkout", "--quiet", ...target], options.gitOptions);
-    return { folder, repository };
+    return { success: true, folder, repository };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     throw error;
