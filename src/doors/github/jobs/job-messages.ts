@@ -10,7 +10,7 @@ import type { TestRun } from "./stages/run-test-stage.js";
  * person addresses it (`mention`: the App's `@slug`, or the Action's trigger phrase).
  */
 
-type RunFigures = Pick<RunResult, "usage" | "costUsd" | "turns">;
+type RunFigures = Pick<RunResult, "usage" | "costUsd" | "turns"> & Partial<Pick<RunResult, "model">>;
 
 /** What an exit reason means for the person, and what they can do about it. */
 export function explainExitReason(
@@ -39,8 +39,10 @@ export function explainExitReason(
   }
 }
 
+/** What a run cost, and with which model when it says. */
 export function usageLine(result: RunFigures): string {
-  return `${result.turns} turn${result.turns === 1 ? "" : "s"} · ${formatUsage(result.usage.totalTokens, result.costUsd)}`;
+  const model = result.model === undefined ? "" : `\`${result.model}\` · `;
+  return `${model}${result.turns} turn${result.turns === 1 ? "" : "s"} · ${formatUsage(result.usage.totalTokens, result.costUsd)}`;
 }
 
 /** A fenced block that the text cannot close, for command output in a comment. */
@@ -65,6 +67,11 @@ export function setupFailedMessage(command: string, outputTail: string): string 
 
 export function runFailedMessage(result: RunResult, mention: string): string {
   return `❌ ${explainExitReason(result.exitReason, result.errorMessage, mention)}\n\n${usageLine(result)}`;
+}
+
+/** A model chosen with `… with <model>` that the operator does not allow: nothing ran. */
+export function modelNotAllowedMessage(model: string, allowed: readonly string[]): string {
+  return `\`${model}\` is not one of the models this installation allows: ${allowed.length === 0 ? "(none)" : allowed.join(", ")}.`;
 }
 
 export function invalidConfigMessage(problems: string): string {
