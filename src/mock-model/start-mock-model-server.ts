@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { ChatRequestBody } from "./chat-request-body.js";
 import { chatRequestBodySchema } from "./chat-request-body.js";
 import { createStepQueue } from "./create-step-queue.js";
+import { createTurnStepPicker, type StepPicker } from "./create-turn-step-picker.js";
 import type { MockScript, MockStep } from "./mock-script.js";
 import { renderChunks, renderCompletion } from "./render-mock-answer.js";
 import type { MockServerProfile } from "./mock-server-profile.js";
@@ -39,11 +40,28 @@ export interface MockModelServerOptions {
   readonly host?: string;
   /** Behave like a real server in more ways: context size, tool support, tokenizer. */
   readonly profile?: MockServerProfile;
+  /**
+   * `order` (the default): each request takes the next step of the script. `turn`: a request is
+   * answered by the step at its conversation's turn (the number of assistant messages it holds),
+   * so concurrent runs each follow the whole script.
+   */
+  readonly steps?: "order" | "turn";
+  /** Added to every chat answer's own `delay_ms`: a model that takes this long per response. */
+  readonly delayMs?: number;
+  /**
+   * Awaited after a chat request is recorded and before it is answered, e.g. to hold requests
+   * until several are in flight at once. A rejection answers HTTP 500.
+   */
+  readonly beforeAnswer?: (request: RecordedRequest) => Promise<void>;
 }
 
 /** An OpenAI-compatible chat-completions server that answers from a script, for tests and demos. */
 export async function startMockModelServer(options: MockModelServerOptions): Promise<MockModelServer> {
-  const queue = createStepQueue(options.script);
+  const ordered = createStepQueue(options.script);
+  const picker: StepPicker =
+    options.steps === "turn"
+      ? createTurnStepPicker(options.script)
+      : { take: (body) => ordered.take(body.model) };
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const modelNames = [
@@ -121,8 +139,10 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
       sendJson(response, refusal.status, refusal.body);
       return;
     }
-    const next = queue.take(body.model);
-    requests.push({ method, path, body, model: body.model, stepIndex: next?.index, receivedAt: Date.now() });
+    const next = picker.take(body);
+    const recorded = { method, path, body, model: body.model, stepIndex: next?.index, receivedAt: Date.now() };
+    requests.push(recorded);
+    await options.beforeAnswer?.(recorded);
     if (next === undefined) {
       sendError(
         response,
@@ -133,14 +153,15 @@ export async function startMockModelServer(options: MockModelServerOptions): Pro
       return;
     }
     const answer = () => answerWith(next.step, body, requestNumber, response);
-    if (next.step.delay_ms === undefined || next.step.delay_ms === 0) {
+    const delayMs = (next.step.delay_ms ?? 0) + (options.delayMs ?? 0);
+    if (delayMs === 0) {
       answer();
       return;
     }
     const timer = setTimeout(() => {
       timers.delete(timer);
       answer();
-    }, next.step.delay_ms);
+    }, delayMs);
     timers.add(timer);
   }
 

@@ -24,7 +24,12 @@ export interface SqliteTaskQueueOptions<TPayload> {
   readonly filePath: string;
   /** Payloads come back from disk: check their shape rather than trusting a cast. */
   readonly decodePayload: (value: unknown) => TPayload;
+  /** Tasks running at once across every worker of this queue (default 4). */
   readonly globalConcurrency?: number;
+  /**
+   * Tasks of one installation running at once. Unset: no limit of its own (only the global one),
+   * so tasks of one installation on different issues run side by side.
+   */
   readonly perInstallationConcurrency?: number;
   /** A running task whose lease is not renewed within this time goes back to the queue. */
   readonly leaseMs?: number;
@@ -60,7 +65,7 @@ export function createSqliteTaskQueue<TPayload>(
 ): TaskQueue<TPayload> {
   const now = options.now ?? Date.now;
   const globalConcurrency = options.globalConcurrency ?? 4;
-  const perInstallationConcurrency = options.perInstallationConcurrency ?? 2;
+  const perInstallationConcurrency = options.perInstallationConcurrency ?? globalConcurrency;
   const leaseMs = options.leaseMs ?? 60_000;
   const defaultMaxAttempts = options.maxAttempts ?? 3;
   const backoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;

@@ -2,8 +2,9 @@
  * The one queue interface. Two engines implement it: the embedded store (SQLite, one machine,
  * durable on disk) and a Redis engine for many workers. Both give the same guarantees:
  * deduplication by delivery id; per key at most one running and one waiting task (a newer
- * request replaces the waiting one); a global and a per-installation concurrency limit;
- * retries with backoff; and recovery of tasks whose worker stopped heartbeating.
+ * request replaces the waiting one); a global concurrency limit and, when the operator sets one,
+ * a per-installation limit (none by default: tasks of one installation on different keys run
+ * side by side); retries with backoff; and recovery of tasks whose worker stopped heartbeating.
  */
 
 export type TaskState = "queued" | "running" | "completed" | "failed" | "cancelled" | "superseded";

@@ -2,38 +2,54 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { createOpenAIModelClient } from "../../src/core/model/create-openai-model-client.js";
 import { ModelError } from "../../src/core/model/model-error.js";
+import { checkModel } from "../../src/core/runtime/check-model.js";
 import { readTraceFile } from "../../src/core/trace/read-trace.js";
 import type { CliIo } from "../../src/doors/cli/cli-io.js";
 import { main } from "../../src/doors/cli/main.js";
 
 /**
  * Against a real llama-server: LLAMA_SERVER_URL (serving a tool-capable model, `-c 4096 -n 40`), or
- * the build of ../shared/real-model (REAL_MODEL_BUILD, default its .build folder), started here.
- * Without either the suite is skipped and says why.
+ * a build of ../shared/real-model started here: REAL_MODEL_BUILD, else the first of
+ * `real-model-build/` and `shared/real-model/.build` found in a folder above the checkout (the
+ * build lives beside checkouts, which may be worktrees at any depth). Without either the suite is
+ * skipped and says why.
  */
-const BUILD = process.env["REAL_MODEL_BUILD"] ?? resolve("../shared/real-model/.build");
-const BINARY = join(BUILD, "llama.cpp/build/bin/llama-server");
-const MODEL_FILE = join(BUILD, "models/tools.gguf");
+const BINARY_PATH = "llama.cpp/build/bin/llama-server";
+const MODEL_PATH = "models/tools.gguf";
+
+function buildCandidates(): string[] {
+  const given = process.env["REAL_MODEL_BUILD"];
+  if (given !== undefined && given !== "") return [resolve(given)];
+  const candidates: string[] = [];
+  for (let folder = resolve(import.meta.dirname, "../.."); ; folder = dirname(folder)) {
+    candidates.push(join(folder, "real-model-build"), join(folder, "shared/real-model/.build"));
+    if (dirname(folder) === folder) return candidates;
+  }
+}
+
+const CANDIDATES = buildCandidates();
+const BUILD = CANDIDATES.find(
+  (folder) => existsSync(join(folder, BINARY_PATH)) && existsSync(join(folder, MODEL_PATH)),
+);
 const GIVEN_URL = process.env["LLAMA_SERVER_URL"];
-const canStart = existsSync(BINARY) && existsSync(MODEL_FILE);
 const skipReason =
-  GIVEN_URL === undefined && !canStart
-    ? `LLAMA_SERVER_URL is not set and no llama-server build at ${BUILD} (bash ../shared/real-model/build.sh)`
+  GIVEN_URL === undefined && BUILD === undefined
+    ? `LLAMA_SERVER_URL is not set and no llama-server build (${BINARY_PATH} and ${MODEL_PATH}) in ${CANDIDATES.join(", ")} (bash ../shared/real-model/build.sh, or set REAL_MODEL_BUILD)`
     : null;
 if (skipReason !== null) console.log(`test/live/llama-server.test.ts skipped: ${skipReason}`);
 const describeLive = skipReason === null ? describe : describe.skip;
 const PORT = 18_081;
 
 /** Starts llama-server and resolves once it says it is listening (its own log line, not a guess). */
-function startServer(): Promise<ChildProcess> {
+function startServer(build: string): Promise<ChildProcess> {
   const child = spawn(
-    BINARY,
+    join(build, BINARY_PATH),
     [
       "-m",
-      MODEL_FILE,
+      join(build, MODEL_PATH),
       "--host",
       "127.0.0.1",
       "--port",
@@ -46,7 +62,7 @@ function startServer(): Promise<ChildProcess> {
       "-n",
       "40",
     ],
-    { cwd: BUILD, env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: build, env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"] },
   );
   return new Promise((resolvePromise, reject) => {
     let log = "";
@@ -67,13 +83,17 @@ describeLive("a real llama-server", () => {
   let model: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "agentforge-live-"));
-    if (GIVEN_URL === undefined) child = await startServer();
+    if (GIVEN_URL === undefined && BUILD !== undefined) child = await startServer(BUILD);
     root = (GIVEN_URL ?? `http://127.0.0.1:${PORT}`).replace(/\/v1\/?$/, "").replace(/\/$/, "");
     const models = (await (await fetch(`${root}/v1/models`)).json()) as { data: { id: string }[] };
     model = models.data[0]?.id ?? "";
   }, 120_000);
-  afterAll(() => {
-    child?.kill("SIGTERM");
+  afterAll(async () => {
+    if (child !== undefined && child.exitCode === null) {
+      const exited = new Promise((resolveExit) => child?.once("exit", resolveExit));
+      child.kill("SIGTERM");
+      await exited;
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -86,6 +106,21 @@ describeLive("a real llama-server", () => {
       default_generation_settings?: { n_ctx?: number };
     };
     expect(props.default_generation_settings?.n_ctx).toBeGreaterThan(0);
+  });
+
+  it("doctor reports the served model, the context size from /props, tool support and an unknown price", async () => {
+    const check = await checkModel({ OPENAI_BASE_URL: `${root}/v1`, OPENAI_API_KEY: "sk-local" });
+    expect(check.status).toBe("ok");
+    expect(check.model).toMatchObject({
+      model,
+      modelSource: "served",
+      servedModels: [model],
+      contextWindowSource: "props",
+      supportsTools: true,
+      price: null,
+    });
+    if (GIVEN_URL === undefined) expect(check.model?.contextWindow).toBe(4096);
+    expect(check.detail).toContain("tools: supported (server /props chat_template_caps)");
   });
 
   it("streams an answer the client parses, with the server's own token counts", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { checkToolCallPairing } from "../../src/mock-model/chat-request-body.js";
-import type { MockScript } from "../../src/mock-model/mock-script.js";
+import { parseMockScript, type MockScript } from "../../src/mock-model/mock-script.js";
 import type { MockModelServer } from "../../src/mock-model/start-mock-model-server.js";
 import { startMockModelServer } from "../../src/mock-model/start-mock-model-server.js";
 import { waitUntil } from "../support/wait-until.js";
@@ -150,5 +150,36 @@ describe("checkToolCallPairing", () => {
         { role: "tool", tool_call_id: "c", content: "again" },
       ]),
     ).toEqual({ unanswered: ["b"], orphaned: ["z", "c"] });
+  });
+});
+
+describe("startMockModelServer by turn", () => {
+  it("answers each conversation by its own turn, after the configured latency", async () => {
+    const script = parseMockScript({
+      steps: [
+        { type: "text", text: "first turn" },
+        { type: "text", text: "second turn" },
+      ],
+    });
+    if (!script.success) throw new Error(script.error);
+    const server = await startMockModelServer({ script: script.value, steps: "turn", delayMs: 5 });
+    const ask = async (messages: { role: string; content: string }[]): Promise<string> => {
+      const response = await fetch(`${server.url}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "mock-model", messages }),
+      });
+      const body = (await response.json()) as { choices: { message: { content: string } }[] };
+      return body.choices[0]?.message.content ?? "";
+    };
+    try {
+      const user = { role: "user", content: "hi" };
+      // Three conversations at once: none takes another's step.
+      const firsts = await Promise.all([ask([user]), ask([user]), ask([user])]);
+      expect(firsts).toEqual(["first turn", "first turn", "first turn"]);
+      expect(await ask([user, { role: "assistant", content: "first turn" }, user])).toBe("second turn");
+    } finally {
+      await server.close();
+    }
   });
 });

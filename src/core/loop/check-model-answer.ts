@@ -3,14 +3,15 @@ import { ModelError } from "../model/model-error.js";
 import { validateTranscript } from "../context/validate-transcript.js";
 import { LoopError } from "./loop-error.js";
 
-const TOOLS_FIX =
+/** The fix for a server that cannot take tools; the doctor names it too. */
+export const TOOLS_UNSUPPORTED_FIX =
   "Start llama-server with --jinja, give it a chat template that supports tools (--chat-template-file), or use another model.";
 
 /** Stops before the first request when the server said its template cannot take tools. */
 export function toolsUnsupportedByServer(model: string): ModelError {
   return new ModelError(
     "MODEL_TOOLS_UNSUPPORTED",
-    `The server reports that its chat template for ${model} does not support tools (chat_template_caps in /props), so it would drop every tool. ${TOOLS_FIX}`,
+    `The server reports that its chat template for ${model} does not support tools (chat_template_caps in /props), so it would drop every tool. ${TOOLS_UNSUPPORTED_FIX}`,
     false,
   );
 }
@@ -28,7 +29,7 @@ export function toolMarkupInText(model: string, text: string | null): ModelError
   if (marker === undefined) return undefined;
   return new ModelError(
     "MODEL_TOOLS_UNSUPPORTED",
-    `${model} wrote a tool call as text (${marker}) and the server did not turn it into a tool call: its chat template does not support tool calls for this model. ${TOOLS_FIX}`,
+    `${model} wrote a tool call as text (${marker}) and the server did not turn it into a tool call: its chat template does not support tool calls for this model. ${TOOLS_UNSUPPORTED_FIX}`,
     false,
   );
 }

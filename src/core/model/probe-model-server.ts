@@ -12,7 +12,14 @@ export interface ModelServerFacts extends ModelCapabilities {
 
 export type ModelServerProbe =
   | { readonly success: true; readonly value: ModelServerFacts }
-  | { readonly success: false; readonly error: string };
+  | {
+      readonly success: false;
+      readonly error: string;
+      /** The HTTP status `/v1/models` answered with, when it answered at all. */
+      readonly status?: number;
+      /** What the request failed with when no answer came (the socket's error is on its chain). */
+      readonly cause?: unknown;
+    };
 
 export interface ProbeModelServerOptions {
   /** The chat-completions base URL, usually ending in `/v1`. */
@@ -72,7 +79,14 @@ export async function probeModelServer(options: ProbeModelServerOptions): Promis
   const base = options.baseURL.replace(/\/+$/, "");
   const get = (url: string) => getJson(fetchFunction, url, options.apiKey, options.timeoutMs ?? 10_000);
   const models = await get(`${base}/models`);
-  if (!models.success) return { success: false, error: `${base}/models: ${models.error}` };
+  if (!models.success) {
+    return {
+      success: false,
+      error: `${base}/models: ${models.error}`,
+      ...(models.status === undefined ? {} : { status: models.status }),
+      ...(models.cause === undefined ? {} : { cause: models.cause }),
+    };
+  }
   const parsedModels = modelsSchema.safeParse(models.value);
   if (!parsedModels.success) {
     return { success: false, error: `${base}/models did not answer with a model list (data[].id)` };
@@ -121,7 +135,9 @@ async function getJson(
   url: string,
   apiKey: string | undefined,
   timeoutMs: number,
-): Promise<{ success: true; value: unknown } | { success: false; error: string }> {
+): Promise<
+  { success: true; value: unknown } | { success: false; error: string; status?: number; cause?: unknown }
+> {
   let response: Response;
   try {
     response = await fetchFunction(url, {
@@ -135,17 +151,22 @@ async function getJson(
     return {
       success: false,
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      cause: error,
     };
   }
   if (!response.ok) {
     await response.body?.cancel();
-    return { success: false, error: `HTTP ${response.status}` };
+    return { success: false, error: `HTTP ${response.status}`, status: response.status };
   }
   try {
     const value: unknown = await response.json();
     return { success: true, value };
   } catch (error) {
-    return { success: false, error: `not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      success: false,
+      error: `not JSON (${error instanceof Error ? error.message : String(error)})`,
+      status: response.status,
+    };
   }
 }
 

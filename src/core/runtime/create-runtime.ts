@@ -9,11 +9,11 @@ import type { ModelClient } from "../model/model-types.js";
 import { readModelEnvironment } from "../model/read-model-environment.js";
 import { probeModelServer, type ModelServerFacts } from "../model/probe-model-server.js";
 import { defaultReserveOutputTokens } from "../context/index.js";
-import { selectPriceTable } from "../model/price-table.js";
 import { resolveDataDir } from "../persistence/resolve-data-dir.js";
 import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
 import { readSandboxMode } from "../sandbox/sandbox-mode.js";
 import { RuntimeError } from "./runtime-error.js";
+import { DEFAULT_CONTEXT_WINDOW, resolveModelSettings } from "./resolve-model-settings.js";
 import { createMcpManager } from "../mcp/create-mcp-manager.js";
 import type { CommandRunner } from "../tools/tool.js";
 import { createModelChoice, type ModelChoice } from "./create-model-choice.js";
@@ -76,8 +76,6 @@ export interface Runtime extends ModelChoice {
   close(): Promise<void>;
 }
 
-const DEFAULT_CONTEXT_WINDOW = 128_000;
-
 /**
  * Reads the operator's world once (environment, operator config, data dir), validates it, and
  * builds the core's runner. Every door calls this, so they share one set of rules.
@@ -99,33 +97,19 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   if (!model) {
     const modelEnv = readModelEnvironment(env);
     if (!modelEnv.success) throw new RuntimeError("CONFIG_INVALID", modelEnv.error);
-    const { apiKey, baseURL, fallbackModels } = modelEnv.value;
+    const { apiKey, baseURL } = modelEnv.value;
     if (apiKey) secrets.push(apiKey);
-    const prices = Object.fromEntries(
-      Object.entries(config.prices).map(([name, price]) => [
-        name,
-        {
-          inputPerMillion: price.input_per_million,
-          outputPerMillion: price.output_per_million,
-          ...(price.cached_input_per_million === undefined
-            ? {}
-            : { cachedInputPerMillion: price.cached_input_per_million }),
-        },
-      ]),
-    );
     // Another server than OpenAI's says what it serves and how big its context is, once.
     const facts = baseURL === undefined ? undefined : await probeEndpoint(baseURL, apiKey, options.log);
-    const servedModel = facts?.servedModels[0];
-    const isModelNamed = config.model !== undefined || modelEnv.value.isModelNamed;
-    const modelName =
-      config.model ?? (isModelNamed ? modelEnv.value.model : (servedModel ?? modelEnv.value.model));
-    if (!isModelNamed && servedModel !== undefined) {
-      options.log?.(`No model named (AGENTFORGE_MODEL): using ${servedModel}, which ${baseURL} serves.`);
+    const settings = resolveModelSettings({ config, environment: modelEnv.value, contextWindow, facts });
+    const modelName = settings.model;
+    if (settings.modelSource === "served") {
+      options.log?.(`No model named (AGENTFORGE_MODEL): using ${modelName}, which ${baseURL} serves.`);
     }
-    contextWindow ??= facts?.contextWindow;
+    contextWindow = settings.contextWindow;
     maxOutputTokens ??= defaultReserveOutputTokens(contextWindow ?? DEFAULT_CONTEXT_WINDOW);
     const generation = { maxOutputTokens, ...(temperature === undefined ? {} : { temperature }) };
-    fallbacks = config.fallback_models.length > 0 ? config.fallback_models : fallbackModels;
+    fallbacks = settings.fallbackModels;
     const fallbacksOf = (name: string): readonly string[] =>
       name === modelName ? fallbacks : fallbacks.filter((fallback) => fallback !== name);
     // A chosen model is called like the configured one: same endpoint, key, limits, prices and fallbacks.
@@ -136,7 +120,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
         ...(apiKey ? { apiKey } : {}),
         ...(baseURL ? { baseURL } : {}),
         timeouts: { inferenceMs: limits.inferenceTimeoutMs, httpMs: limits.httpTimeoutMs },
-        prices: selectPriceTable(prices, baseURL),
+        prices: settings.prices,
         generation,
         ...(facts === undefined ? {} : { capabilities: capabilitiesOf(facts) }),
       });

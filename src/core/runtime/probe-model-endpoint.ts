@@ -1,16 +1,22 @@
-import { z } from "zod";
 import { readModelEnvironment } from "../model/read-model-environment.js";
+import { probeModelServer, type ModelServerFacts } from "../model/probe-model-server.js";
 
 const OPENAI_API = "https://api.openai.com/v1";
 
-/** What one `GET /models` against the configured endpoint found. */
+/** What asking the configured endpoint found: its model list, or a one-token chat request. */
 export type ModelEndpointProbe =
   | {
       readonly success: true;
+      /** The `/models` URL. */
       readonly url: string;
-      readonly status: number;
-      /** The models the endpoint lists; empty when it lists none or answers the listing with 404. */
+      /** What `/models` answered; 200 when it listed models. */
+      readonly status: number | undefined;
+      /** The models the endpoint lists; empty when it has no listing. */
       readonly models: readonly string[];
+      /** What the run's own probe found (`/v1/models`, llama.cpp's `/props`), when `/models` listed models. */
+      readonly facts?: ModelServerFacts;
+      /** The one-token chat request sent when `/models` did not list models. */
+      readonly chat?: { readonly url: string; readonly status: number };
     }
   | {
       readonly success: false;
@@ -24,7 +30,7 @@ export type ModelEndpointProbe =
       readonly fix: string;
     };
 
-const listingSchema = z.object({ data: z.array(z.object({ id: z.string() }).loose()) }).loose();
+type Failure = Extract<ModelEndpointProbe, { success: false }>;
 
 /**
  * What went wrong underneath: fetch says only "fetch failed"; the socket's error on its cause
@@ -49,12 +55,13 @@ function describeCause(error: unknown): string {
 }
 
 /**
- * One `GET {OPENAI_BASE_URL}/models` with the key: the cheapest request that proves the endpoint
- * answers and accepts the key. Servers without a listing (404) still count as reachable.
+ * Asks `{OPENAI_BASE_URL}/models` (and `/props`) with the key, the same probe a run makes. An
+ * endpoint without a model list gets one chat request for one token (`max_tokens: 1`), the
+ * cheapest request that proves it answers and accepts the key.
  */
 export async function probeModelEndpoint(
   env: NodeJS.ProcessEnv = process.env,
-  options: { readonly timeoutMs?: number } = {},
+  options: { readonly timeoutMs?: number; readonly model?: string } = {},
 ): Promise<ModelEndpointProbe> {
   const settings = readModelEnvironment(env);
   const base = (settings.success ? (settings.value.baseURL ?? OPENAI_API) : OPENAI_API).replace(/\/+$/, "");
@@ -69,62 +76,90 @@ export async function probeModelEndpoint(
       fix: "Fix the variable named above.",
     };
   const { apiKey } = settings.value;
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const probed = await probeModelServer({
+    baseURL: base,
+    timeoutMs,
+    ...(apiKey === undefined ? {} : { apiKey }),
+  });
+  if (probed.success)
+    return { success: true, url, status: 200, models: probed.value.servedModels, facts: probed.value };
+  // Only an answer says something about the listing; no answer is the endpoint's problem.
+  if (probed.cause !== undefined) return noAnswer("GET", url, probed.cause);
+  if (probed.status === 401 || probed.status === 403) return refused("GET", url, probed.status, apiKey);
+  const listing =
+    probed.status === undefined ? `GET ${url} did not list models` : `GET ${url} answered ${probed.status}`;
+  const chatUrl = `${base}/chat/completions`;
   let response: Response;
   try {
-    response = await fetch(url, {
-      headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
-      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+    response = await fetch(chatUrl, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+      },
+      body: JSON.stringify({
+        model: options.model ?? settings.value.model,
+        messages: [{ role: "user", content: "Say ok." }],
+        max_tokens: 1,
+      }),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    return {
-      success: false,
-      kind: "unreachable",
-      variable: "OPENAI_BASE_URL",
-      url,
-      error: `GET ${url} got no answer (${describeCause(error)})`,
-      fix: "Start the model server, or set OPENAI_BASE_URL to one that answers (`agentforge mock-model` serves a scripted one).",
-    };
+    return noAnswer("POST", chatUrl, error, `${listing}; `);
   }
   const status = response.status;
-  const text = await response.text();
-  if (status === 401 || status === 403)
-    return {
-      success: false,
-      kind: "refused",
-      variable: "OPENAI_API_KEY",
-      url,
-      status,
-      error: `GET ${url} answered ${status}: the endpoint refused ${apiKey === undefined ? "a request without a key" : "the key"}`,
-      fix: "Set OPENAI_API_KEY to a key this endpoint accepts.",
-    };
-  if (status === 404) return { success: true, url, status, models: [] };
+  await response.body?.cancel();
+  if (status >= 200 && status < 300)
+    return { success: true, url, status: probed.status, models: [], chat: { url: chatUrl, status } };
+  if (status === 401 || status === 403) return refused("POST", chatUrl, status, apiKey, `${listing}; `);
+  const asked = `${listing}; a one-token POST ${chatUrl} answered ${status}`;
   if (status >= 500 || status === 429)
     return {
       success: false,
       kind: "unreachable",
       variable: "OPENAI_BASE_URL",
-      url,
+      url: chatUrl,
       status,
-      error: `GET ${url} answered ${status}: the endpoint is not serving`,
+      error: `${asked}: the endpoint is not serving`,
       fix: "Try again when the model service is back, or point OPENAI_BASE_URL at another endpoint.",
     };
-  if (status < 200 || status >= 300)
-    return {
-      success: false,
-      kind: "status",
-      variable: "OPENAI_BASE_URL",
-      url,
-      status,
-      error: `GET ${url} answered ${status}`,
-      fix: "Check that OPENAI_BASE_URL ends with the API's version path (for example /v1).",
-    };
-  let models: string[] = [];
-  try {
-    const listing = listingSchema.safeParse(JSON.parse(text));
-    if (listing.success) models = listing.data.data.map((model) => model.id);
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    // A 2xx that is not JSON still proves the endpoint answers; there is just no listing to show.
-  }
-  return { success: true, url, status, models };
+  return {
+    success: false,
+    kind: "status",
+    variable: "OPENAI_BASE_URL",
+    url: chatUrl,
+    status,
+    error: asked,
+    fix: "Check that OPENAI_BASE_URL ends with the API's version path (for example /v1) and that AGENTFORGE_MODEL names a model it serves.",
+  };
+}
+
+function noAnswer(method: string, url: string, cause: unknown, before = ""): Failure {
+  return {
+    success: false,
+    kind: "unreachable",
+    variable: "OPENAI_BASE_URL",
+    url,
+    error: `${before}${method} ${url} got no answer (${describeCause(cause)})`,
+    fix: "Start the model server, or set OPENAI_BASE_URL to one that answers (`agentforge mock-model` serves a scripted one).",
+  };
+}
+
+function refused(
+  method: string,
+  url: string,
+  status: number,
+  apiKey: string | undefined,
+  before = "",
+): Failure {
+  return {
+    success: false,
+    kind: "refused",
+    variable: "OPENAI_API_KEY",
+    url,
+    status,
+    error: `${before}${method} ${url} answered ${status}: the endpoint refused ${apiKey === undefined ? "a request without a key" : "the key"}`,
+    fix: "Set OPENAI_API_KEY to a key this endpoint accepts.",
+  };
 }

@@ -1,22 +1,16 @@
 import { access, constants, readFile } from "node:fs/promises";
 import { runHostGit } from "../git/run-host-git.js";
 import { loadOperatorConfig } from "../config/load-operator-config.js";
-import { readModelEnvironment } from "../model/read-model-environment.js";
 import { ensurePrivateDir, resolveDataDir } from "../persistence/resolve-data-dir.js";
 import { detectSandbox } from "../sandbox/detect-sandbox.js";
 import { canListChildProcesses } from "../sandbox/list-child-processes.js";
 import { readSandboxMode, readSetupNetworkMode } from "../sandbox/sandbox-mode.js";
 import { checkTunDevice, TUN_DEVICE_FIX } from "../sandbox/check-tun-device.js";
 import { findSetupNetworkTools, setupNetworkSearchPath } from "../sandbox/start-setup-network.js";
-import { probeModelEndpoint } from "./probe-model-endpoint.js";
+import { checkModel } from "./check-model.js";
+import type { DoctorCheck } from "./doctor-check.js";
 
-export interface DoctorCheck {
-  readonly name: string;
-  readonly status: "ok" | "warning" | "problem";
-  readonly detail: string;
-  /** How to fix it, for anything not ok. */
-  readonly fix?: string;
-}
+export type { DoctorCheck } from "./doctor-check.js";
 
 /** What the checks read of the machine beyond the environment; tests pass their own. */
 export interface DoctorProbes {
@@ -37,8 +31,9 @@ async function readKernelSetting(file: string): Promise<string | null> {
 
 /**
  * What `agentforge doctor` checks, each for real: git runs, user namespaces are allowed, one
- * command runs in a sandbox, the setup network's tools, the model endpoint answers (one
- * `GET /models`), the operator config parses, the data dir is writable, Node is new enough.
+ * command runs in a sandbox, the setup network's tools, the model endpoint answers (the run's own
+ * probe, or a one-token request) and what a run will use, the operator config parses, the data
+ * dir is writable, Node is new enough.
  */
 export async function runDoctorChecks(
   env: NodeJS.ProcessEnv = process.env,
@@ -161,42 +156,6 @@ async function checkSandbox(env: NodeJS.ProcessEnv, listsChildren: () => boolean
     status: "ok",
     detail: `${described}; a command ran in a sandbox; warm sandboxes on`,
   };
-}
-
-async function checkModel(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {
-  const model = readModelEnvironment(env);
-  if (!model.success)
-    return { name: "model", status: "problem", detail: model.error, fix: "Fix the variable named above." };
-  const { apiKey, baseURL } = model.value;
-  if (!apiKey && !baseURL) {
-    return {
-      name: "model",
-      status: "problem",
-      detail: "no OPENAI_API_KEY and no OPENAI_BASE_URL",
-      fix: "Set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (try `agentforge mock-model`).",
-    };
-  }
-  const fallbacks =
-    model.value.fallbackModels.length > 0 ? `; fallbacks ${model.value.fallbackModels.join(", ")}` : "";
-  const endpoint = await probeModelEndpoint(env);
-  if (!endpoint.success)
-    return { name: "model", status: "problem", detail: endpoint.error, fix: endpoint.fix };
-  const served = endpoint.models;
-  const listed =
-    served.length === 0
-      ? "it lists no models"
-      : `it serves ${served.slice(0, 8).join(", ")}${served.length > 8 ? ` and ${served.length - 8} more` : ""}`;
-  const wanted = [model.value.model, ...model.value.fallbackModels];
-  const missing = served.length === 0 ? [] : wanted.filter((name) => !served.includes(name));
-  const detail = `${model.value.model} at ${endpoint.url.replace(/\/models$/, "")}${fallbacks}; GET /models answered ${endpoint.status}: ${listed}`;
-  return missing.length === 0
-    ? { name: "model", status: "ok", detail }
-    : {
-        name: "model",
-        status: "warning",
-        detail: `${detail}; not listed: ${missing.join(", ")}`,
-        fix: "Set AGENTFORGE_MODEL (and AGENTFORGE_FALLBACK_MODELS) to models the endpoint serves.",
-      };
 }
 
 async function checkConfig(env: NodeJS.ProcessEnv): Promise<DoctorCheck> {

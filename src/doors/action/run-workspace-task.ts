@@ -1,3 +1,4 @@
+import { isEveryActionRefused } from "../../core/agent-run.js";
 import { discoverWorkspaceRepository } from "../../core/git/index.js";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
@@ -78,11 +79,20 @@ export async function runWorkspaceTask(context: ActionContext, prompt: string): 
       tracePath: result.tracePath ?? context.tracePath,
       usage: { turns: result.turns, totalTokens: result.usage.totalTokens, costUsd: result.costUsd },
     });
-    if (!isDone)
+    if (!isDone) {
       io.error(
         `The run ended with ${result.exitReason}${result.errorMessage ? `: ${result.errorMessage}` : ""}`,
       );
-    return isDone ? 0 : 1;
+      return 1;
+    }
+    // A final answer after every action was refused did nothing: the step fails and says why.
+    if (isEveryActionRefused(result.actions)) {
+      io.error(
+        `Every action the model tried was refused (${result.actions.refused} of ${result.actions.attempted}); nothing was changed or run. Add the commands it needs to "allowed-commands".`,
+      );
+      return 1;
+    }
+    return 0;
   } finally {
     await runtime.close();
   }

@@ -11,8 +11,9 @@ export interface AppProbotSettings {
   /** Probot's own REDIS_URL support: the throttle plugin's Bottleneck runs clustered on it. */
   readonly redisUrl?: string;
   /**
-   * Names the shared rate limiter's groups in Redis (`b_octokit-write-<id>`...), so deployments
-   * sharing one Redis (AGENTFORGE_QUEUE_PREFIX) do not queue behind each other's GitHub calls.
+   * Prefixes the rate limiter's group keys (`b_octokit-write-<id>:<installation>`...), so
+   * deployments sharing one Redis (AGENTFORGE_QUEUE_PREFIX) do not queue behind each other's
+   * GitHub calls. Each installation keeps its own lane within it, as Probot gives it.
    */
   readonly throttleId?: string;
   /** The App's log (redacting); without it Probot builds its own from logLevel and logFormat. */
@@ -48,9 +49,12 @@ export function createAppProbot(
     const throttle = options["throttle"];
     if (typeof throttle !== "object" || throttle === null) return options;
     if ("connection" in throttle) throttleConnections.add(throttle.connection);
-    return settings.throttleId === undefined
-      ? options
-      : { ...options, throttle: { ...throttle, id: settings.throttleId } };
+    if (settings.throttleId === undefined) return options;
+    // Probot names each installation's limiter by its id: GitHub's write limits (one write a
+    // second, paced notifications) hold per installation, so one installation's writes never wait
+    // for another's. Replacing that id with the deployment's would put every installation in one lane.
+    const installation = "id" in throttle && typeof throttle.id === "string" ? `:${throttle.id}` : "";
+    return { ...options, throttle: { ...throttle, id: `${settings.throttleId}${installation}` } };
   });
   const probot = new Probot({
     appId: settings.appId,

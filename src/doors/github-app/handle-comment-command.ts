@@ -1,3 +1,4 @@
+import { tellReplacedRequest } from "./tell-replaced-request.js";
 import { authorizeCommenter, isBotSender, meetsPermission } from "../github/commands/authorize-commenter.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
@@ -161,6 +162,10 @@ export async function handleCommentCommand(
     },
   });
   if (!result.accepted) return "duplicate";
+  await tellReplacedRequest(event.octokit, deps, result.replacedTaskId, {
+    requester: input.author.login,
+    kind: command.kind,
+  });
   deps.logger.info(
     { ...log, taskId: result.taskId, reason: result.reason, command: command.kind },
     "task enqueued",

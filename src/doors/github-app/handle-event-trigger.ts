@@ -1,3 +1,4 @@
+import { tellReplacedRequest } from "./tell-replaced-request.js";
 import { authorizeCommenter } from "../github/commands/authorize-commenter.js";
 import { deriveEventTrigger } from "../github/commands/derive-event-trigger.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
@@ -99,6 +100,10 @@ export async function handleEventTrigger(
     },
   });
   if (!result.accepted) return "duplicate";
+  await tellReplacedRequest(event.octokit, deps, result.replacedTaskId, {
+    requester: requester.login,
+    kind: derived.command.kind,
+  });
   deps.logger.info({ ...log, taskId: result.taskId, reason: result.reason }, "event trigger enqueued");
   await deps.acknowledge(() => addEyesReaction(event.octokit, source));
   return "enqueued";

@@ -1,3 +1,4 @@
+import { tellReplacedRequest } from "./tell-replaced-request.js";
 import { authorizeCommenter, isBotSender } from "../github/commands/authorize-commenter.js";
 import { readConversationMode } from "../github/commands/conversation-mode.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
@@ -95,6 +96,10 @@ export async function handleIssueLabeled(
     },
   });
   if (!result.accepted) return "duplicate";
+  await tellReplacedRequest(event.octokit, deps, result.replacedTaskId, {
+    requester: payload.sender.login,
+    kind: isPullRequest ? "review" : "fix",
+  });
   deps.logger.info({ ...log, taskId: result.taskId, reason: result.reason }, "label trigger enqueued");
   await deps.acknowledge(() =>
     addEyesReaction(event.octokit, { kind: "issue", owner, repo, issueNumber: number }),

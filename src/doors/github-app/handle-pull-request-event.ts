@@ -1,3 +1,4 @@
+import { tellReplacedRequest } from "./tell-replaced-request.js";
 import { isBotSender } from "../github/commands/authorize-commenter.js";
 import { readConversationMode } from "../github/commands/conversation-mode.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
@@ -85,6 +86,10 @@ export async function handlePullRequestEvent(
     },
   });
   if (!result.accepted) return "duplicate";
+  await tellReplacedRequest(event.octokit, deps, result.replacedTaskId, {
+    requester: payload.sender.login,
+    kind: "review",
+  });
   deps.logger.info({ ...log, taskId: result.taskId, reason: result.reason }, "automatic review enqueued");
   return "enqueued";
 }

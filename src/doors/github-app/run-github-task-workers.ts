@@ -122,6 +122,8 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
 
   async function runTask(claimed: ClaimedTask<GitHubRequest>, signal: AbortSignal): Promise<TaskOutcome> {
     const task = claimed.payload;
+    // Its timestamp starts a task's time to first action on the worker (docs/performance.md).
+    logger.info({ taskId: claimed.taskId, attempt: claimed.attempt }, "task claimed");
     const octokit = await options.getInstallationOctokit(task.installationId);
     const refused = await refuseForBudget(claimed, octokit);
     if (refused !== null) {

@@ -9,8 +9,12 @@ export interface BullmqTaskQueueOptions<TPayload> {
   readonly queueName?: string;
   /** Payloads come back from Redis: check their shape rather than trusting a cast. */
   readonly decodePayload: (value: unknown) => TPayload;
-  /** Tasks running at once across every worker of this queue. */
+  /** Tasks running at once across every worker of this queue (default 4). */
   readonly globalConcurrency?: number;
+  /**
+   * Tasks of one installation running at once. Unset: no limit of its own (only the global one),
+   * so tasks of one installation on different issues run side by side.
+   */
   readonly perInstallationConcurrency?: number;
   /** BullMQ's lock duration: a task whose lease is not renewed within it goes to another worker. */
   readonly leaseMs?: number;

@@ -33,7 +33,7 @@ export function createBullmqTaskQueue<TPayload>(
   const prefix = options.prefix ?? "agentforge";
   const queueName = options.queueName ?? "tasks";
   const globalConcurrency = options.globalConcurrency ?? 4;
-  const perInstallationConcurrency = options.perInstallationConcurrency ?? 2;
+  const perInstallationConcurrency = options.perInstallationConcurrency ?? globalConcurrency;
   const leaseMs = options.leaseMs ?? 60_000;
   const defaultMaxAttempts = options.maxAttempts ?? 3;
   const backoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;

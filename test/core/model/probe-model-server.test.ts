@@ -74,6 +74,10 @@ describe("probeModelServer", () => {
 
   it("fails with the URL and the reason when /v1/models does not answer with a list", async () => {
     const probed = await probeModelServer({ baseURL: "http://nothing.invalid/v1", fetch: answering({}) });
-    expect(probed).toEqual({ success: false, error: "http://nothing.invalid/v1/models: HTTP 404" });
+    expect(probed).toEqual({
+      success: false,
+      error: "http://nothing.invalid/v1/models: HTTP 404",
+      status: 404,
+    });
   });
 });

@@ -95,7 +95,7 @@ describe("agentforge doctor checks what it names", () => {
     expect(byName("redis")).toMatchObject({ status: "ok", detail: "PING redis://127.0.0.1:6379: PONG" });
     expect(byName("model")).toMatchObject({
       status: "ok",
-      detail: `gpt-4.1-mini at ${model.url}; GET /models answered 200: it serves mock-model, gpt-4.1-mini`,
+      detail: `gpt-4.1-mini (AGENTFORGE_MODEL) at ${model.url}; GET /models answered 200: it serves mock-model, gpt-4.1-mini; context 128000 tokens (assumed: neither the operator config nor the server says); tools: not reported; price: unknown: costs are shown as unknown`,
     });
     expect(model.requests.some((request) => request.method === "GET" && request.path === "/v1/models")).toBe(
       true,

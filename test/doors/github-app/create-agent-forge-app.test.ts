@@ -371,6 +371,35 @@ describe("createAgentForgeApp intake", () => {
     });
   });
 
+  it("tells the person whose waiting command a newer one replaced, where they wrote it", async () => {
+    const replies: string[] = [];
+    const scope = nock(API);
+    mockInstallationToken(scope);
+    mockPermission(scope, OWNER, REPO, "Codertocat", "write");
+    mockPermission(scope, OWNER, REPO, "Codertocat", "write");
+    mockConfig(scope, OWNER, REPO, null, []);
+    mockConfig(scope, OWNER, REPO, null, []);
+    scope.post(/\/repos\/Codertocat\/Hello-World\/issues\/comments\/\d+\/reactions/).times(2).reply(201, {});
+    scope
+      .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (body: { body: string }) => {
+        replies.push(body.body);
+        return true;
+      })
+      .reply(201, { id: 5 });
+    await harness.probot.receive({
+      id: "d-first",
+      name: "issue_comment",
+      payload: commentPayload("@agentforge fix the parser") as never,
+    });
+    const second = commentPayload("@agentforge plan");
+    second["comment"].id = 492700401;
+    await harness.probot.receive({ id: "d-second", name: "issue_comment", payload: second as never });
+    expect(replies).toEqual([
+      "⏭️ Not run: a newer request here (`plan` by @Codertocat) arrived before this one started, and it replaces this one.",
+    ]);
+    expect((await harness.queue.claim("t"))?.payload).toMatchObject({ command: { kind: "plan" } });
+  });
+
   it("enqueues a fix when an authorized user adds the configured label", async () => {
     const payload = examplePayload("issues", "labeled");
     payload["label"].name = "AgentForge";

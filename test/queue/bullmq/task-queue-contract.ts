@@ -127,6 +127,19 @@ export function describeTaskQueueContract(engineName: string, engine: ContractEn
       expect(third.payload.label).toBe("a2");
     });
 
+    it("sets no per-installation limit of its own: one installation's issues run up to the global limit", async () => {
+      const queue = open({ globalConcurrency: 6 });
+      for (let index = 1; index <= 7; index += 1)
+        await queue.enqueue(task(`a/r#${index}`, `issue-${index}`, { installationId: 7 }));
+      const claimed = [(await queue.claim("w"))?.payload.label];
+      // A second request on a running issue waits for it, whatever the limits allow.
+      await queue.enqueue(task("a/r#1", "issue-1-again", { installationId: 7 }));
+      for (let index = 1; index < 6; index += 1) claimed.push((await queue.claim("w"))?.payload.label);
+      expect(claimed).toEqual(["issue-1", "issue-2", "issue-3", "issue-4", "issue-5", "issue-6"]);
+      expect(await queue.claim("w")).toBeNull();
+      expect(await queue.stats()).toMatchObject({ running: 6, queued: 2 });
+    });
+
     it("retries a retryable failure after backoff and stops after the last attempt", async () => {
       const queue = open({ maxAttempts: 2, retryBackoff: { baseMs: 300, maxMs: 1000 } });
       const { taskId } = await queue.enqueue(task("o/r#1", "flaky"));

@@ -1,4 +1,4 @@
-import type { RunResult } from "../../../core/agent-run.js";
+import { isEveryActionRefused, type RunResult } from "../../../core/agent-run.js";
 import type { ExitReason } from "../../../core/loop/index.js";
 import { REPOSITORY_CONFIG_PATH } from "../repository-config.js";
 import { formatUsage } from "./track-run-progress.js";
@@ -10,7 +10,8 @@ import type { TestRun } from "./stages/run-test-stage.js";
  * person addresses it (`mention`: the App's `@slug`, or the Action's trigger phrase).
  */
 
-type RunFigures = Pick<RunResult, "usage" | "costUsd" | "turns"> & Partial<Pick<RunResult, "model">>;
+type RunFigures = Pick<RunResult, "usage" | "costUsd" | "turns"> &
+  Partial<Pick<RunResult, "actions" | "model">>;
 
 /** What an exit reason means for the person, and what they can do about it. */
 export function explainExitReason(
@@ -42,7 +43,12 @@ export function explainExitReason(
 /** What a run cost, and with which model when it says. */
 export function usageLine(result: RunFigures): string {
   const model = result.model === undefined ? "" : `\`${result.model}\` · `;
-  return `${model}${result.turns} turn${result.turns === 1 ? "" : "s"} · ${formatUsage(result.usage.totalTokens, result.costUsd)}`;
+  const refused = result.actions?.refused ?? 0;
+  const figures = `${model}${result.turns} turn${result.turns === 1 ? "" : "s"} · ${formatUsage(result.usage.totalTokens, result.costUsd)}${refused > 0 ? ` · ${refused} refused` : ""}`;
+  // A run whose every action was refused changed and ran nothing, whatever its answer claims.
+  return result.actions !== undefined && isEveryActionRefused(result.actions)
+    ? `⚠️ Every action the agent tried was refused (${result.actions.refused} of ${result.actions.attempted}): it changed and ran nothing, whatever the text above says. Allow the commands it needs in \`allowed_commands\` of \`${REPOSITORY_CONFIG_PATH}\`.\n\n${figures}`
+    : figures;
 }
 
 /** A fenced block that the text cannot close, for command output in a comment. */

@@ -76,11 +76,13 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
   );
   const branch = `${config.branch_prefix}issue-${job.number}`;
   tracker.note(`checking out \`${repository.defaultBranch}\` into \`${branch}\``);
+  const checkoutStartedAt = Date.now();
   const workspace = await prepareJobWorkspace(deps, {
     cloneUrl: repository.cloneUrl,
     ref: repository.defaultBranch,
     branch,
   });
+  report.log?.("workspace ready", { resumed: workspace.isResume, checkoutMs: Date.now() - checkoutStartedAt });
   const finish = async (text: string, outcome: JobOutcome): Promise<JobOutcome> => {
     await report.progress.finish(text);
     return outcome;
@@ -89,6 +91,7 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
     if (!workspace.isResume && config.setup_commands.length > 0) tracker.note("running the setup commands");
     const timing = { timeoutMs: context.commandTimeoutMs, signal };
     const setup = await runSetupStage(workspace, config.setup_commands, timing);
+    report.log?.("setup finished", { result: setup.kind });
     if (setup.kind === "failed")
       return finish(setupFailedMessage(setup.command, setup.outputTail), failedOutcome("setup failed"));
     const instructions = await readInstructionsStage(workspace, report);

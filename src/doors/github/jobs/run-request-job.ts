@@ -104,7 +104,14 @@ export async function runRequestJob(context: JobContext): Promise<JobOutcome> {
     const tests = await runTestStage(workspace, config.test_commands, timing);
     const pushed = await pushRequestStage(
       github,
-      { job, repository, workspace, branch: pull.headRef },
+      {
+        job,
+        repository,
+        workspace,
+        branch: pull.headRef,
+        agentChangedFiles: result.filesChanged,
+        ...(config.build_output === undefined ? {} : { buildOutputPatterns: config.build_output }),
+      },
       signal,
     );
     if (!pushed.committed && pushed.error === undefined) {

@@ -31,4 +31,18 @@ describe("the cost a GitHub comment shows", () => {
     expect(usageLine({ turns: 2, usage, costUsd: null })).toBe("2 turns · 15 tokens · cost unknown");
     expect(usageLine({ turns: 1, usage, costUsd: 0.0123 })).toBe("1 turn · 15 tokens · $0.0123");
   });
+
+  it("counts refusals, and says plainly when every action was refused", () => {
+    const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
+    const figures = { turns: 3, usage, costUsd: 0.0123 };
+    expect(usageLine({ ...figures, actions: { attempted: 4, refused: 1 } })).toBe(
+      "3 turns · 15 tokens · $0.0123 · 1 refused",
+    );
+    expect(usageLine({ ...figures, actions: { attempted: 2, refused: 2 } })).toBe(
+      "⚠️ Every action the agent tried was refused (2 of 2): it changed and ran nothing, whatever the text above says. Allow the commands it needs in `allowed_commands` of `.github/agentforge.yml`.\n\n3 turns · 15 tokens · $0.0123 · 2 refused",
+    );
+    expect(usageLine({ ...figures, actions: { attempted: 0, refused: 0 } })).toBe(
+      "3 turns · 15 tokens · $0.0123",
+    );
+  });
 });

@@ -12,6 +12,10 @@ export async function pushRequestStage(
     readonly repository: JobRepository;
     readonly workspace: Pick<JobWorkspace, "repository" | "baseSha" | "remoteBranchSha">;
     readonly branch: string;
+    /** Files the run's tools wrote: committed even when they look like build output. */
+    readonly agentChangedFiles: readonly string[];
+    /** The repository's `build_output` patterns, when it sets them. */
+    readonly buildOutputPatterns?: readonly string[];
   },
   signal: AbortSignal,
 ): Promise<CommitAndPushResult> {
@@ -25,6 +29,8 @@ export async function pushRequestStage(
     token: await github.getToken(),
     remoteUrl: input.repository.cloneUrl,
     baseSha: workspace.baseSha,
+    agentChangedFiles: input.agentChangedFiles,
+    ...(input.buildOutputPatterns === undefined ? {} : { buildOutputPatterns: input.buildOutputPatterns }),
     signal,
     ...(workspace.remoteBranchSha === null ? {} : { expectedRemoteSha: workspace.remoteBranchSha }),
   });

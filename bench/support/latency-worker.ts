@@ -1,0 +1,90 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runLimits } from "../../src/core/config/run-limits.js";
+import { createAgentRunner } from "../../src/core/create-agent-runner.js";
+import { createOpenAIModelClient } from "../../src/core/model/create-openai-model-client.js";
+import { createBullmqTaskQueue } from "../../src/queue/bullmq/create-bullmq-task-queue.js";
+import { createSqliteTaskQueue } from "../../src/queue/create-sqlite-task-queue.js";
+import { runWorkerLoop } from "../../src/queue/run-worker-loop.js";
+import type { TaskQueue } from "../../src/queue/task-queue.js";
+
+export interface LatencyPayload {
+  readonly index: number;
+}
+
+export type LatencyEngine =
+  | { readonly kind: "sqlite"; readonly filePath: string }
+  | {
+      readonly kind: "redis";
+      readonly url: string;
+      readonly prefix: string;
+    };
+
+function decodePayload(value: unknown): LatencyPayload {
+  if (typeof value === "object" && value !== null && "index" in value && typeof value.index === "number")
+    return { index: value.index };
+  throw new Error("not a bench payload");
+}
+
+/** The queue as the App opens it, but with a high global limit: the workers' concurrency is measured. */
+export function openLatencyQueue(engine: LatencyEngine): TaskQueue<LatencyPayload> {
+  const common = { decodePayload, globalConcurrency: 64 };
+  return engine.kind === "sqlite"
+    ? createSqliteTaskQueue({ ...common, filePath: engine.filePath })
+    : createBullmqTaskQueue({ ...common, connection: engine.url, prefix: engine.prefix, busyRetryMs: 20 });
+}
+
+/** What a worker process says to the bench: ready (with its idle RSS), then its peak RSS when stopped. */
+export type LatencyWorkerMessage =
+  | { readonly type: "ready"; readonly rssBytes: number }
+  | { readonly type: "stopped"; readonly peakRssBytes: number };
+
+/**
+ * One worker process: the App's worker loop with `concurrency` tasks at once, each a real core
+ * run (three model turns over HTTP: two read_file calls and an answer) on a small workspace.
+ */
+export async function runLatencyWorker(
+  engine: LatencyEngine,
+  concurrency: number,
+  modelUrl: string,
+  send: (message: LatencyWorkerMessage) => void,
+  stop: AbortSignal,
+): Promise<void> {
+  const root = await mkdtemp(path.join(tmpdir(), "agentforge-bench-latency-"));
+  const workspace = path.join(root, "workspace");
+  await mkdir(workspace);
+  await writeFile(path.join(workspace, "a.js"), "export const a = 1;\n".repeat(40));
+  await writeFile(path.join(workspace, "b.js"), "export const b = 2;\n".repeat(40));
+  const runner = createAgentRunner({
+    model: createOpenAIModelClient({ model: "mock-model", baseURL: modelUrl, apiKey: "sk-bench-0000" }),
+    dataDir: path.join(root, "data"),
+    settings: { limits: runLimits({ maxTurns: 10 }), contextWindow: 128_000, configDigest: "bench" },
+  });
+  const queue = openLatencyQueue(engine);
+  let peakRssBytes = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss())), 50);
+  send({ type: "ready", rssBytes: process.memoryUsage.rss() });
+  try {
+    await runWorkerLoop(
+      queue,
+      async (task) => {
+        const result = await runner.run({
+          prompt: `Read a.js and b.js (task ${task.payload.index}).`,
+          workspaceRoot: workspace,
+          mode: "build",
+          approvalMode: "never",
+          allowPrefixes: [],
+        });
+        if (result.exitReason !== "final_answer") throw new Error(`run ended with ${result.exitReason}`);
+        return { turns: result.turns };
+      },
+      { concurrency, signal: stop, pollMs: 10 },
+    );
+  } finally {
+    clearInterval(sampler);
+    await queue.close();
+    await rm(root, { recursive: true, force: true });
+  }
+  send({ type: "stopped", peakRssBytes });
+}
