@@ -29,6 +29,11 @@ export interface RunInput {
   readonly repositoryInstructions?: string;
   readonly tracePath?: string;
   readonly signal?: AbortSignal;
+  /**
+   * The model this run asks for, one the runner's `modelFor` gives (a person's choice, checked by
+   * the door against the allowed list); the runner's own model when absent. A resume keeps it.
+   */
+  readonly model?: string;
 }
 
 export interface RunResult {
@@ -53,6 +58,8 @@ export interface RunResult {
   }[];
   /** Calls that write, execute or reach the network, and how many of them were refused. */
   readonly actions: ActionTally;
+  /** The model the run asked for (a fallback may have answered some calls). */
+  readonly model?: string;
   readonly errorMessage?: string;
 }
 

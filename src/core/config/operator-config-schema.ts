@@ -39,6 +39,8 @@ const price = z.strictObject({
 export const operatorConfigSchema = z.strictObject({
   model: z.string().min(1).optional(),
   fallback_models: z.array(z.string().min(1)).default([]),
+  /** Models a person may choose for one task (`fix this with <model>`), besides the model and its fallbacks. */
+  allowed_models: z.array(z.string().min(1)).default([]),
   prices: z.record(z.string(), price).default({}),
   context_window: z.number().int().min(1_000).max(10_000_000).optional(),
   /** Cap on one answer's tokens (sent as max_tokens); default: an eighth of the window, at most 4,096. */

@@ -18,6 +18,8 @@ export interface StoredRunInput {
   readonly maxTurns?: number;
   readonly untrustedInputs?: readonly { readonly source: string; readonly text: string }[];
   readonly repositoryInstructions?: string;
+  /** The model the run asked for, when it was not the runner's own. */
+  readonly model?: string;
   /** Anything else the loop needs to continue (model, context window...); opaque here. */
   readonly settings?: Readonly<Record<string, unknown>>;
 }
@@ -90,6 +92,7 @@ const taskSchema: z.ZodType<StoredRunInput> = z.object({
   maxTurns: count.exactOptional(),
   untrustedInputs: z.array(z.object({ source: z.string(), text: z.string() })).exactOptional(),
   repositoryInstructions: z.string().exactOptional(),
+  model: z.string().min(1).exactOptional(),
   settings: z.record(z.string(), z.json()).exactOptional(),
 });
 

@@ -22,6 +22,11 @@ export interface AgentRunnerSettings {
 /** Everything outside the core that a run needs, passed in by the door. */
 export interface AgentRunnerDependencies {
   readonly model: ModelClient;
+  /**
+   * The client of another model a run may ask for (`RunInput.model`), with the same endpoint and
+   * settings; it throws for a model that is not allowed. Without it only `model` can run.
+   */
+  readonly modelFor?: (name: string) => ModelClient;
   readonly dataDir: string;
   readonly settings: AgentRunnerSettings;
   /** Runs shell commands (the sandbox). Without it the shell tool is not offered. */

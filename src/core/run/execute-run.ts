@@ -16,6 +16,7 @@ import { buildRunSession, ledgerLimitsFor, loadSkills } from "./build-run-sessio
 import { createRunRecorder } from "./create-run-recorder.js";
 import { openRunTrace } from "./open-run-trace.js";
 import { restoreFacts, toCheckpointTask } from "./run-checkpoint-state.js";
+import { selectRunModel } from "./select-run-model.js";
 import { startRunHistory } from "./start-run-history.js";
 import { tallyActions } from "./tally-actions.js";
 import { sumUsage, toRunResult } from "./to-run-result.js";
@@ -39,7 +40,10 @@ export async function executeRun(
   },
   options: ExecuteRunOptions = {},
 ): Promise<RunResult> {
-  const { dependencies, store, redactor } = core;
+  const { store, redactor } = core;
+  // Everything of this run (loop, subagents, compaction, token counts, trace) uses the task's model.
+  const model = selectRunModel(task, core.dependencies);
+  const dependencies: AgentRunnerDependencies = { ...core.dependencies, model };
   const { settings } = dependencies;
   const resumed = options.resume?.checkpoint;
   const paths = await store.prepareRun(runId);
@@ -172,5 +176,8 @@ export async function executeRun(
     actions: actions.value(),
     ...(result.errorMessage ? { error: result.errorMessage } : {}),
   });
-  return toRunResult(runId, result, usage, facts, trace.path, redactor, actions.value());
+  return {
+    ...toRunResult(runId, result, usage, facts, trace.path, redactor, actions.value()),
+    model: model.model,
+  };
 }

@@ -51,6 +51,7 @@ export function toCheckpointTask(task: RunInput): RunCheckpoint["task"] {
     ...(task.maxTurns === undefined ? {} : { maxTurns: task.maxTurns }),
     ...(task.untrustedInputs ? { untrustedInputs: task.untrustedInputs } : {}),
     ...(task.repositoryInstructions ? { repositoryInstructions: task.repositoryInstructions } : {}),
+    ...(task.model === undefined ? {} : { model: task.model }),
     ...(task.tracePath ? { settings: { tracePath: task.tracePath } } : {}),
   };
 }
@@ -67,6 +68,7 @@ export function fromCheckpointTask(checkpoint: RunCheckpoint): RunInput {
     ...(saved.maxTurns === undefined ? {} : { maxTurns: saved.maxTurns }),
     ...(saved.untrustedInputs ? { untrustedInputs: saved.untrustedInputs } : {}),
     ...(saved.repositoryInstructions ? { repositoryInstructions: saved.repositoryInstructions } : {}),
+    ...(saved.model === undefined ? {} : { model: saved.model }),
     ...(checkpoint.tracePath ? { tracePath: checkpoint.tracePath } : {}),
   };
 }

@@ -16,6 +16,7 @@ import { RuntimeError } from "./runtime-error.js";
 import { DEFAULT_CONTEXT_WINDOW, resolveModelSettings } from "./resolve-model-settings.js";
 import { createMcpManager } from "../mcp/create-mcp-manager.js";
 import type { CommandRunner } from "../tools/tool.js";
+import { createModelChoice, type ModelChoice } from "./create-model-choice.js";
 
 export interface RuntimeOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -36,6 +37,10 @@ export interface RuntimeOptions {
   readonly stream?: boolean;
   /** Tests and benchmarks pass a model; otherwise it is built from OPENAI_* variables. */
   readonly model?: ModelClient;
+  /** With `model`: makes the client of another allowed model (otherwise only `model` itself can run). */
+  readonly createModel?: (name: string) => ModelClient;
+  /** Models a task may choose besides the operator config's (the Action's `allowed-models` input). */
+  readonly allowedModels?: readonly string[];
   /** Where start-up notes go (skipped MCP servers). */
   readonly log?: (message: string) => void;
 }
@@ -54,7 +59,7 @@ const BUILT_IN_TOOL_NAMES = [
   "load_skill",
 ];
 
-export interface Runtime {
+export interface Runtime extends ModelChoice {
   readonly runner: AgentRunner;
   /** The limits every run of this runtime works under (built once from the operator config). */
   readonly limits: RunLimits;
@@ -83,6 +88,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const sandboxMode = config.sandbox.kind ?? readSandboxModeOrThrow(env);
   const limits = readRunLimits(config, options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns });
   let model = options.model;
+  let createModel = options.model === undefined ? undefined : options.createModel;
+  let fallbacks: readonly string[] = config.fallback_models;
   const secrets = [...(options.secrets ?? [])];
   let contextWindow = options.contextWindow ?? config.context_window;
   const temperature = options.generation?.temperature ?? config.temperature;
@@ -101,23 +108,37 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     }
     contextWindow = settings.contextWindow;
     maxOutputTokens ??= defaultReserveOutputTokens(contextWindow ?? DEFAULT_CONTEXT_WINDOW);
-    try {
-      model = createOpenAIModelClient({
-        model: modelName,
-        fallbackModels: settings.fallbackModels,
+    const generation = { maxOutputTokens, ...(temperature === undefined ? {} : { temperature }) };
+    fallbacks = settings.fallbackModels;
+    const fallbacksOf = (name: string): readonly string[] =>
+      name === modelName ? fallbacks : fallbacks.filter((fallback) => fallback !== name);
+    // A chosen model is called like the configured one: same endpoint, key, limits, prices and fallbacks.
+    const clientFor = (name: string): ModelClient =>
+      createOpenAIModelClient({
+        model: name,
+        fallbackModels: fallbacksOf(name),
         ...(apiKey ? { apiKey } : {}),
         ...(baseURL ? { baseURL } : {}),
         timeouts: { inferenceMs: limits.inferenceTimeoutMs, httpMs: limits.httpTimeoutMs },
         prices: settings.prices,
-        generation: { maxOutputTokens, ...(temperature === undefined ? {} : { temperature }) },
+        generation,
         ...(facts === undefined ? {} : { capabilities: capabilitiesOf(facts) }),
       });
+    createModel = clientFor;
+    try {
+      model = clientFor(modelName);
     } catch (error) {
       throw new RuntimeError("MODEL_CONFIG_INVALID", error instanceof Error ? error.message : String(error), {
         cause: error,
       });
     }
   }
+  const choice = createModelChoice({
+    model,
+    fallbackModels: fallbacks,
+    allowedModels: [...config.allowed_models, ...(options.allowedModels ?? [])],
+    ...(createModel === undefined ? {} : { createClient: createModel }),
+  });
   const commandRunner = createSandboxRunner({
     env,
     mode: sandboxMode,
@@ -140,6 +161,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     skillRoots: config.skill_roots,
     afterToolHooks: config.hooks.after_tool,
     model,
+    modelFor: (name) => choice.modelFor(name),
     dataDir,
     commandRunner,
     secrets,
@@ -161,6 +183,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     configDigest: loaded.digest,
     dataDir,
     model,
+    allowedModels: choice.allowedModels,
+    modelFor: (name) => choice.modelFor(name),
     sandboxKind: sandboxMode,
     commandRunner,
     mcpProblems: started.problems,

@@ -15,6 +15,8 @@ export interface ActionInputs {
   readonly approval: (typeof APPROVAL_MODES)[number];
   readonly maxTurns: number | undefined;
   readonly allowedCommands: readonly string[];
+  /** Models a command may choose (`… with <model>`) besides `model`. */
+  readonly allowedModels: readonly string[];
 }
 
 export type ActionInputsResult =
@@ -32,6 +34,7 @@ export const ACTION_INPUT_NAMES = [
   "approval",
   "max-turns",
   "allowed-commands",
+  "allowed-models",
 ] as const;
 
 /** An empty input counts as unset: a workflow passes an absent secret as "". */
@@ -71,15 +74,25 @@ const inputSchema = z.object({
       .pipe(z.number().int().min(1, "must be at least 1").max(500, "must be at most 500"))
       .optional(),
   ),
-  "allowed-commands": optionalText.transform((value) =>
-    value === undefined
-      ? []
-      : value
-          .split(/[\n,]/)
-          .map((entry) => entry.trim())
-          .filter((entry) => entry !== "" && !entry.startsWith("#")),
-  ),
+  "allowed-commands": optionalText.transform(splitList),
+  "allowed-models": optionalText
+    .transform(splitList)
+    .pipe(
+      z.array(
+        z.string().regex(/^\S+$/, "must list model names without spaces, one a line or comma separated"),
+      ),
+    ),
 });
+
+/** A list input: one entry a line or comma separated; blank lines and `#` comments skipped. */
+function splitList(value: string | undefined): string[] {
+  return value === undefined
+    ? []
+    : value
+        .split(/[\n,]/)
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "" && !entry.startsWith("#"));
+}
 
 /** How the runner hands an input to the step: `INPUT_` + the name upper-cased, dashes kept. */
 export function inputVariableName(name: string): string {
@@ -117,6 +130,7 @@ export function readActionInputs(env: NodeJS.ProcessEnv = process.env): ActionIn
       approval: value.approval,
       maxTurns: value["max-turns"],
       allowedCommands: value["allowed-commands"],
+      allowedModels: value["allowed-models"],
     },
   };
 }

@@ -93,6 +93,7 @@ export function deriveFromComment(event: ActionEvent): ActionPlanResult {
   const mode = readConversationMode(payload.labels);
   if (mode === "ignored" && !isAllowedWhileIgnored(value.kind))
     return reply(`I am ignoring this conversation, as asked. Say \`@${APP_SLUG} resume\` first.`);
+  const chosen = "model" in value && value.model !== undefined ? { model: value.model } : {};
   const base = {
     owner: event.owner,
     repo: event.repo,
@@ -136,6 +137,7 @@ export function deriveFromComment(event: ActionEvent): ActionPlanResult {
           kind: value.kind,
           ...(value.kind === "request" ? { instructions: value.text } : {}),
           ...(value.kind === "review" && value.full === true ? { fullReview: true } : {}),
+          ...chosen,
         },
         requester,
         // A review only reads, but it was asked for by a person: the same rule as every command.
@@ -149,11 +151,17 @@ export function deriveFromComment(event: ActionEvent): ActionPlanResult {
         kind: "job",
         job:
           value.kind === "fix" && isPullRequest
-            ? { ...base, kind: "request", instructions: fixRequestOnPullRequest(value.instructions) }
+            ? {
+                ...base,
+                kind: "request",
+                instructions: fixRequestOnPullRequest(value.instructions),
+                ...chosen,
+              }
             : {
                 ...base,
                 kind: value.kind,
                 ...(value.instructions === undefined ? {} : { instructions: value.instructions }),
+                ...chosen,
               },
         requester,
         needsWriteAccess: true,

@@ -97,6 +97,7 @@ export async function runGitHubActionJob(
     secrets: context.secrets,
     stream: false,
     ...(dependencies.model ? { model: dependencies.model } : {}),
+    allowedModels: inputs.allowedModels,
     log: (message) => io.warning(message),
   });
   try {
@@ -131,6 +132,8 @@ export async function runGitHubActionJob(
       agent: {
         runner: observed.runner,
         model: runtime.model,
+        allowedModels: runtime.allowedModels,
+        modelFor: (name) => runtime.modelFor(name),
         extraAllowPrefixes: inputs.allowedCommands,
         tracePath: context.tracePath,
       },

@@ -1,10 +1,13 @@
 import { z } from "zod";
 
+/** `… with <model>`: the person's choice, checked by the job; tasks queued before it existed have none. */
+const model = z.string().min(1).optional();
+
 const commandSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("fix"), instructions: z.string().optional() }),
-  z.object({ kind: z.literal("plan"), instructions: z.string().optional() }),
-  z.object({ kind: z.literal("review"), full: z.boolean().optional() }),
-  z.object({ kind: z.literal("request"), text: z.string() }),
+  z.object({ kind: z.literal("fix"), instructions: z.string().optional(), model }),
+  z.object({ kind: z.literal("plan"), instructions: z.string().optional(), model }),
+  z.object({ kind: z.literal("review"), full: z.boolean().optional(), model }),
+  z.object({ kind: z.literal("request"), text: z.string(), model }),
 ]);
 
 /**

@@ -20,6 +20,10 @@ export interface GitHubTaskHandlerOptions {
   readonly runner: AgentRunner;
   /** For the reviewer subagents. */
   readonly model?: ModelClient;
+  /** The models a command may choose (`… with <model>`); without it only `model` may be chosen. */
+  readonly allowedModels?: readonly string[];
+  /** The client of a chosen model, for a review's panel (the runner makes its own for runs). */
+  readonly modelFor?: (name: string) => ModelClient;
   readonly commandRunner: CommandRunner;
   /** One cache for every task of this process (a bare mirror per repository). */
   readonly cache: RepositoryCache;
@@ -151,6 +155,8 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
           runner: withLoopObserver(options.runner, observe),
           tracePath: record.tracePath,
           ...(options.model === undefined ? {} : { model: options.model }),
+          ...(options.allowedModels === undefined ? {} : { allowedModels: options.allowedModels }),
+          ...(options.modelFor === undefined ? {} : { modelFor: options.modelFor }),
         },
         report: {
           progress: {

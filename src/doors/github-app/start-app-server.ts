@@ -185,6 +185,8 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     const handler = createGitHubTaskHandler({
       runner: runtime.runner,
       model: runtime.model,
+      allowedModels: runtime.allowedModels,
+      modelFor: (name) => runtime.modelFor(name),
       commandRunner: runtime.commandRunner,
       cache: createRepositoryCache({ cacheDir }),
       dataDir: runtime.dataDir,

@@ -18,24 +18,32 @@ export function toGitHubJob(task: GitHubRequest): GitHubJob {
       : {}),
   };
   const command = task.command;
+  const chosen = command.model === undefined ? {} : { model: command.model };
   switch (command.kind) {
     case "fix":
       if (task.isPullRequest)
-        return { ...base, kind: "request", instructions: fixRequestOnPullRequest(command.instructions) };
+        return {
+          ...base,
+          kind: "request",
+          instructions: fixRequestOnPullRequest(command.instructions),
+          ...chosen,
+        };
       return {
         ...base,
         kind: command.kind,
         ...(command.instructions === undefined ? {} : { instructions: command.instructions }),
+        ...chosen,
       };
     case "plan":
       return {
         ...base,
         kind: command.kind,
         ...(command.instructions === undefined ? {} : { instructions: command.instructions }),
+        ...chosen,
       };
     case "review":
-      return { ...base, kind: "review", ...(command.full === true ? { fullReview: true } : {}) };
+      return { ...base, kind: "review", ...(command.full === true ? { fullReview: true } : {}), ...chosen };
     case "request":
-      return { ...base, kind: "request", instructions: command.text };
+      return { ...base, kind: "request", instructions: command.text, ...chosen };
   }
 }

@@ -77,6 +77,27 @@ export const modelAndBudgetKeyCases: readonly OperatorKeyCase[] = [
     expected: { baseline: ["primary-model"], changed: ["configured-model"] },
   },
   {
+    keys: ["allowed_models"],
+    title: "allowed_models lets a task choose another model, which every request then asks for",
+    baseline: {},
+    changed: { allowed_models: ["chosen-model"] },
+    observe: async (config) => {
+      try {
+        const run = await runWithOperatorConfig({ config, steps: [done], input: { model: "chosen-model" } });
+        return { models: run.requests.map((request) => request.model), answeredBy: run.result.model };
+      } catch (error) {
+        return { refused: (error as { code?: string }).code, message: (error as Error).message };
+      }
+    },
+    expected: {
+      baseline: {
+        refused: "MODEL_NOT_ALLOWED",
+        message: "`chosen-model` is not one of the models this installation allows: primary-model.",
+      },
+      changed: { models: ["chosen-model"], answeredBy: "chosen-model" },
+    },
+  },
+  {
     keys: ["fallback_models"],
     title: "fallback_models answers when the first model is not found",
     baseline: {},

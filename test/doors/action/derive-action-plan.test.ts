@@ -54,6 +54,41 @@ describe("deriveActionPlan in auto mode", () => {
     expect(result.success && result.value).not.toHaveProperty("commentPlace");
   });
 
+  it.each([
+    ["fix on an issue", "@agentforge fix this with gpt-4.1", false, { kind: "fix", model: "gpt-4.1" }],
+    [
+      "fix with instructions on a pull request",
+      "@agentforge fix the typo with openai/gpt-5",
+      true,
+      { kind: "request", model: "openai/gpt-5" },
+    ],
+    ["plan", "@agentforge plan it with o3", false, { kind: "plan", model: "o3" }],
+    [
+      "review",
+      "@agentforge review full with qwen2.5-coder:7b",
+      true,
+      { kind: "review", fullReview: true, model: "qwen2.5-coder:7b" },
+    ],
+    [
+      "request",
+      "@agentforge rename the helper with gpt-4.1",
+      true,
+      { kind: "request", instructions: "rename the helper", model: "gpt-4.1" },
+    ],
+  ])("carries the model chosen with `with <model>`: %s", (_title, body, onPullRequest, job) => {
+    const result = deriveActionPlan(auto, commentEvent(body, { onPullRequest }));
+    expect(result.success && result.value).toMatchObject({ kind: "job", job });
+  });
+
+  it("chooses no model for a plain word after with", () => {
+    const result = deriveActionPlan(auto, commentEvent("@agentforge fix the crash with retries"));
+    expect(result.success && result.value).toMatchObject({
+      kind: "job",
+      job: { kind: "fix", instructions: "the crash with retries" },
+    });
+    expect(result.success && result.value.kind === "job" && result.value.job).not.toHaveProperty("model");
+  });
+
   it("answers a command in a review thread in that thread, and tells the job the file and line", () => {
     const payload = edit(example("pull_request_review_comment", "created"), {
       "comment.body": "@agentforge why is this here?",

@@ -40,6 +40,23 @@ describe("readActionInputs", () => {
     expect(result.success && result.value.allowedCommands).toEqual(["npm test", "pytest -q", "make lint"]);
   });
 
+  it("splits allowed models on newlines and commas, and refuses a name with a space", () => {
+    const result = readActionInputs(
+      inputs({ "allowed-models": "gpt-4.1\n openai/gpt-5 , qwen2.5-coder:7b\n" }),
+    );
+    expect(result.success && result.value.allowedModels).toEqual([
+      "gpt-4.1",
+      "openai/gpt-5",
+      "qwen2.5-coder:7b",
+    ]);
+    expect(readActionInputs({}).success && readActionInputs({})).toMatchObject({
+      value: { allowedModels: [] },
+    });
+    const bad = readActionInputs(inputs({ "allowed-models": "gpt 4" }));
+    expect(bad.success).toBe(false);
+    expect(!bad.success && bad.error).toContain('input "allowed-models"');
+  });
+
   it("names the input and the bad value in the error", () => {
     const result = readActionInputs(inputs({ "max-turns": "many", mode: "fixit" }));
     expect(result.success).toBe(false);

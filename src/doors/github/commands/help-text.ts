@@ -12,6 +12,8 @@ export function helpText(appSlug: string): string {
     `- \`${name} pause\`: no automatic reviews here until \`${name} resume\`; \`${name} ignore\`: leave this conversation alone (no automatic work, assignments or commands) until \`${name} resume\`.`,
     `- \`${name} help\`: this list.`,
     "",
+    `Any of \`fix\`, \`plan\`, \`review\` and a request may end with \`with <model>\` (\`${name} fix this with gpt-4.1\`) to choose one of the models this installation allows.`,
+    "",
     "Assigning an issue to the app starts a fix; requesting its review on a pull request starts a review.",
     "",
     "Settings live in `.github/agentforge.yml` on the default branch.",

@@ -1,13 +1,15 @@
 import { maskHiddenMarkdown } from "./mask-hidden-markdown.js";
+import { splitModelChoice } from "./split-model-choice.js";
 
+/** `model`: the one the person chose with a trailing `with <model>` (checked later against the operator's list). */
 export type Command =
-  | { readonly kind: "fix"; readonly instructions?: string }
-  | { readonly kind: "plan"; readonly instructions?: string }
-  | { readonly kind: "review"; readonly full?: boolean }
+  | { readonly kind: "fix"; readonly instructions?: string; readonly model?: string }
+  | { readonly kind: "plan"; readonly instructions?: string; readonly model?: string }
+  | { readonly kind: "review"; readonly full?: boolean; readonly model?: string }
   | { readonly kind: "stop" }
   | { readonly kind: ModeCommandKind }
   | { readonly kind: "help" }
-  | { readonly kind: "request"; readonly text: string };
+  | { readonly kind: "request"; readonly text: string; readonly model?: string };
 
 export type CommandKind = Command["kind"];
 
@@ -93,15 +95,19 @@ function readCommandAfter(body: string, masked: string, offset: number): Command
     case "fix":
     case "plan":
       return withInstructions(verb, rest);
-    case "review":
+    case "review": {
       // `review full` reads the whole pull request; a bare review reads what is new since the last one.
+      const choice = splitModelChoice(restOfLine);
+      const words = choice.text.toLowerCase().replace(TRAILING_PUNCTUATION, "");
       return {
         success: true,
-        value:
-          restOfLineWords === "full" || restOfLineWords === "all"
-            ? { kind: "review", full: true }
-            : { kind: "review" },
+        value: {
+          kind: "review",
+          ...(words === "full" || words === "all" ? { full: true } : {}),
+          ...modelOf(choice),
+        },
       };
+    }
     case "pause":
     case "resume":
     case "ignore":
@@ -119,16 +125,25 @@ function readCommandAfter(body: string, masked: string, offset: number): Command
     default:
       break;
   }
-  const text = body.slice(wordStart).trim();
-  if (text.length > MAX_INSTRUCTIONS_LENGTH) return tooLong(text.length);
-  return { success: true, value: { kind: "request", text } };
+  const whole = body.slice(wordStart).trim();
+  if (whole.length > MAX_INSTRUCTIONS_LENGTH) return tooLong(whole.length);
+  const choice = splitModelChoice(whole);
+  // `@agentforge with gpt-4.1` asks nothing: the words stay the request.
+  const request = choice.text === "" ? { text: whole } : choice;
+  return { success: true, value: { kind: "request", text: request.text, ...modelOf(request) } };
 }
 
-function withInstructions(kind: "fix" | "plan", rest: string): CommandParseResult {
+function withInstructions(kind: "fix" | "plan", whole: string): CommandParseResult {
+  if (whole.length > MAX_INSTRUCTIONS_LENGTH) return tooLong(whole.length);
+  const choice = splitModelChoice(whole);
+  const rest = choice.text;
   const normalized = rest.toLowerCase().replace(TRAILING_PUNCTUATION, "").replace(/\s+/g, " ");
-  if (BARE_OBJECTS.has(normalized)) return { success: true, value: { kind } };
-  if (rest.length > MAX_INSTRUCTIONS_LENGTH) return tooLong(rest.length);
-  return { success: true, value: { kind, instructions: rest } };
+  if (BARE_OBJECTS.has(normalized)) return { success: true, value: { kind, ...modelOf(choice) } };
+  return { success: true, value: { kind, instructions: rest, ...modelOf(choice) } };
+}
+
+function modelOf(choice: { readonly model?: string }): { model?: string } {
+  return choice.model === undefined ? {} : { model: choice.model };
 }
 
 function tooLong(length: number): CommandParseResult {

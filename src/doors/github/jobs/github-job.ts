@@ -32,6 +32,8 @@ export interface GitHubJob {
    * progress comment), and the model is told the file and line it is about.
    */
   readonly thread?: { readonly path: string; readonly line: number | null };
+  /** The model the person chose (`… with <model>`); checked against `JobAgent.allowedModels` before any work. */
+  readonly model?: string;
 }
 
 /**
@@ -97,6 +99,10 @@ export interface JobAgent {
   readonly runner: AgentRunner;
   /** The model, for the reviewer subagents of a review; a review without it says so and stops. */
   readonly model?: ModelClient;
+  /** The models a job may choose (the operator's list); without it only `model` may be chosen. */
+  readonly allowedModels?: readonly string[];
+  /** The client of a chosen, allowed model, for a review's panel (the runner makes its own for runs). */
+  readonly modelFor?: (name: string) => ModelClient;
   /**
    * Command prefixes this door adds to the repository's allowlist (the Action's `allowed-commands`
    * input). The operator config's own are added by the runner to every run.

@@ -10,7 +10,8 @@ import type { TestRun } from "./stages/run-test-stage.js";
  * person addresses it (`mention`: the App's `@slug`, or the Action's trigger phrase).
  */
 
-type RunFigures = Pick<RunResult, "usage" | "costUsd" | "turns"> & Partial<Pick<RunResult, "actions">>;
+type RunFigures = Pick<RunResult, "usage" | "costUsd" | "turns"> &
+  Partial<Pick<RunResult, "actions" | "model">>;
 
 /** What an exit reason means for the person, and what they can do about it. */
 export function explainExitReason(
@@ -39,9 +40,11 @@ export function explainExitReason(
   }
 }
 
+/** What a run cost, and with which model when it says. */
 export function usageLine(result: RunFigures): string {
+  const model = result.model === undefined ? "" : `\`${result.model}\` · `;
   const refused = result.actions?.refused ?? 0;
-  const figures = `${result.turns} turn${result.turns === 1 ? "" : "s"} · ${formatUsage(result.usage.totalTokens, result.costUsd)}${refused > 0 ? ` · ${refused} refused` : ""}`;
+  const figures = `${model}${result.turns} turn${result.turns === 1 ? "" : "s"} · ${formatUsage(result.usage.totalTokens, result.costUsd)}${refused > 0 ? ` · ${refused} refused` : ""}`;
   // A run whose every action was refused changed and ran nothing, whatever its answer claims.
   return result.actions !== undefined && isEveryActionRefused(result.actions)
     ? `⚠️ Every action the agent tried was refused (${result.actions.refused} of ${result.actions.attempted}): it changed and ran nothing, whatever the text above says. Allow the commands it needs in \`allowed_commands\` of \`${REPOSITORY_CONFIG_PATH}\`.\n\n${figures}`
@@ -70,6 +73,11 @@ export function setupFailedMessage(command: string, outputTail: string): string 
 
 export function runFailedMessage(result: RunResult, mention: string): string {
   return `❌ ${explainExitReason(result.exitReason, result.errorMessage, mention)}\n\n${usageLine(result)}`;
+}
+
+/** A model chosen with `… with <model>` that the operator does not allow: nothing ran. */
+export function modelNotAllowedMessage(model: string, allowed: readonly string[]): string {
+  return `\`${model}\` is not one of the models this installation allows: ${allowed.length === 0 ? "(none)" : allowed.join(", ")}.`;
 }
 
 export function invalidConfigMessage(problems: string): string {

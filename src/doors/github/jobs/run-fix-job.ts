@@ -10,6 +10,7 @@ import { isFailedRun, jobAllowPrefixes, runAgentStage } from "./stages/run-agent
 import { runSetupStage } from "./stages/run-setup-stage.js";
 import { runTestStage } from "./stages/run-test-stage.js";
 import { trackRunProgress } from "./track-run-progress.js";
+import { jobRunModel } from "./check-model-choice.js";
 
 function buildFixPrompt(context: JobContext, conversation: Conversation): string {
   const { job, repository } = context;
@@ -102,6 +103,7 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
         mode: "build",
         allowPrefixes: jobAllowPrefixes(config, deps.agent.extraAllowPrefixes ?? []),
         untrustedInputs: conversation.untrustedInputs,
+        ...jobRunModel(job),
         ...(config.max_turns === undefined ? {} : { maxTurns: config.max_turns }),
         ...(instructions === null ? {} : { repositoryInstructions: instructions }),
       },

@@ -1,6 +1,7 @@
 import type { GitHubJob, JobDependencies, JobOutcome, JobProgress } from "./github-job.js";
 import { failedOutcome, type JobContext } from "./job-context.js";
-import { invalidConfigMessage, jobCrashedMessage } from "./job-messages.js";
+import { checkModelChoice } from "./check-model-choice.js";
+import { invalidConfigMessage, jobCrashedMessage, modelNotAllowedMessage } from "./job-messages.js";
 import { readJobConfig, readJobRepository } from "./read-job-repository.js";
 import { runFixJob } from "./run-fix-job.js";
 import { runPlanJob } from "./run-plan-job.js";
@@ -35,6 +36,12 @@ export async function runGitHubJob(job: GitHubJob, dependencies: JobDependencies
   };
   const { octokit } = deps.github;
   try {
+    // Before any work: a model the operator does not allow ends the job with the list it does.
+    const choice = checkModelChoice(job, deps.agent);
+    if (!choice.success) {
+      await deps.report.progress.finish(modelNotAllowedMessage(choice.error.model, choice.error.allowed));
+      return failedOutcome(`model not allowed: ${choice.error.model}`);
+    }
     const repository = await readJobRepository(octokit, job);
     const config = await readJobConfig(octokit, { ...job, defaultBranch: repository.defaultBranch });
     if (!config.success) {

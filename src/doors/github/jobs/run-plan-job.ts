@@ -7,6 +7,7 @@ import { readConversation } from "./read-conversation.js";
 import { readInstructionsStage } from "./stages/read-instructions-stage.js";
 import { jobAllowPrefixes, runAgentStage } from "./stages/run-agent-stage.js";
 import { trackRunProgress } from "./track-run-progress.js";
+import { jobRunModel } from "./check-model-choice.js";
 
 /**
  * A plan, posted as the progress comment's final text: checkout, AGENTS.md, a plan-mode run. The
@@ -58,6 +59,7 @@ export async function runPlanJob(context: JobContext): Promise<JobOutcome> {
         maxTurns: Math.min(config.max_turns ?? PLAN_MODE_MAX_TURNS, PLAN_MODE_MAX_TURNS),
         allowPrefixes: jobAllowPrefixes(config, deps.agent.extraAllowPrefixes ?? []),
         untrustedInputs: conversation.untrustedInputs,
+        ...jobRunModel(job),
         ...(instructions === null ? {} : { repositoryInstructions: instructions }),
       },
       tracker,

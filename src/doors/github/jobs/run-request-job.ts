@@ -17,6 +17,7 @@ import { isFailedRun, jobAllowPrefixes, runAgentStage } from "./stages/run-agent
 import { runSetupStage } from "./stages/run-setup-stage.js";
 import { runTestStage } from "./stages/run-test-stage.js";
 import { trackRunProgress } from "./track-run-progress.js";
+import { jobRunModel } from "./check-model-choice.js";
 
 /**
  * A free-form request on a pull request. On a branch of this repository: checkout of the branch,
@@ -80,6 +81,7 @@ export async function runRequestJob(context: JobContext): Promise<JobOutcome> {
         mode: pull.isFromFork ? "plan" : "build",
         allowPrefixes: pull.isFromFork ? [] : jobAllowPrefixes(config, deps.agent.extraAllowPrefixes ?? []),
         untrustedInputs: conversation.untrustedInputs,
+        ...jobRunModel(job),
         ...(config.max_turns === undefined ? {} : { maxTurns: config.max_turns }),
       },
       tracker,

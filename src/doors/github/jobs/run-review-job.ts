@@ -1,4 +1,5 @@
 import { runReviewerPanel } from "../../../core/review/index.js";
+import { jobModelClient } from "./check-model-choice.js";
 import type { JobOutcome } from "./github-job.js";
 import { failedOutcome, withoutRecovery, type JobContext } from "./job-context.js";
 import { jobHeadings, reviewMessages } from "./job-messages.js";
@@ -20,7 +21,7 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
   const { job, repository, config } = context;
   const deps = withoutRecovery(context.deps);
   const { github, report, signal } = deps;
-  const model = deps.agent.model;
+  const model = jobModelClient(job, deps.agent);
   if (model === undefined) {
     await report.progress.finish(reviewMessages.noModel);
     return failedOutcome("no model for reviewers");
@@ -41,7 +42,12 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
   const since = job.fullReview === true ? null : (history.lastReviewedCommit ?? job.beforeSha ?? null);
   if (since === headSha) {
     await report.progress.finish(reviewMessages.alreadyReviewed(job.number, headSha, github.mention));
-    return { status: "review-posted", summary: "nothing new since the last review", totalTokens: 0, costUsd: 0 };
+    return {
+      status: "review-posted",
+      summary: "nothing new since the last review",
+      totalTokens: 0,
+      costUsd: 0,
+    };
   }
   const workspace = await prepareJobWorkspace(deps, {
     cloneUrl: repository.cloneUrl,
@@ -79,7 +85,9 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
       previousFingerprints: history.fingerprints,
       panel,
     });
-    await report.progress.finish(reviewMessages.posted(published.reported, published.url, published.usage));
+    await report.progress.finish(
+      reviewMessages.posted(published.reported, published.url, `\`${model.model}\` · ${published.usage}`),
+    );
     return {
       status: "review-posted",
       summary: `${published.reported} finding(s)`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { toGitHubJob } from "../../../../src/doors/github-app/to-github-job.js";
-import type { GitHubRequest } from "../../../../src/doors/github-app/github-request.js";
+import { decodeGitHubRequest, type GitHubRequest } from "../../../../src/doors/github-app/github-request.js";
 
 const request = (overrides: Partial<GitHubRequest> = {}): GitHubRequest => ({
   deliveryId: "d-1",
@@ -64,6 +64,35 @@ describe("toGitHubJob", () => {
     const job = toGitHubJob(request({ command }));
     expect(job).toMatchObject(expected);
     if (!("instructions" in expected)) expect(job).not.toHaveProperty("instructions");
+  });
+
+  it.each([
+    [{ kind: "fix", model: "gpt-4.1" } as const, false, { kind: "fix", model: "gpt-4.1" }],
+    [{ kind: "fix", instructions: "x", model: "o3" } as const, true, { kind: "request", model: "o3" }],
+    [{ kind: "plan", model: "o3" } as const, false, { kind: "plan", model: "o3" }],
+    [
+      { kind: "review", full: true, model: "o3" } as const,
+      true,
+      { kind: "review", fullReview: true, model: "o3" },
+    ],
+    [{ kind: "request", text: "why?", model: "o3" } as const, true, { kind: "request", model: "o3" }],
+  ])("carries the chosen model of %j (on a pull request: %s)", (command, isPullRequest, expected) => {
+    expect(toGitHubJob(request({ command, isPullRequest }))).toMatchObject(expected);
+  });
+
+  it("chooses no model when the command did not, and decodes a task queued before models could be chosen", () => {
+    expect(toGitHubJob(request({ command: { kind: "fix", instructions: "x" } }))).not.toHaveProperty("model");
+    const stored = JSON.parse(
+      JSON.stringify(request({ command: { kind: "plan", instructions: "x" } })),
+    ) as unknown;
+    const decoded = decodeGitHubRequest(stored);
+    expect(decoded.command).toEqual({ kind: "plan", instructions: "x" });
+    expect(toGitHubJob(decoded)).not.toHaveProperty("model");
+    const chosen = decodeGitHubRequest({
+      ...(stored as object),
+      command: { kind: "plan", model: "gpt-4.1" },
+    });
+    expect(toGitHubJob(chosen)).toMatchObject({ kind: "plan", model: "gpt-4.1" });
   });
 
   it("keeps the review thread's file and line for a command written in one, and only then", () => {

@@ -66,6 +66,54 @@ const cases: [string, string, Expected][] = [
     "@agentforge rename the variable to count",
     { kind: "request", text: "rename the variable to count" },
   ],
+  // A model chosen with a trailing `with <model>`
+  ["fix this with a model", "@agentforge fix this with gpt-4.1", { kind: "fix", model: "gpt-4.1" }],
+  [
+    "fix with instructions and a model",
+    "@agentforge fix the crash in parser.ts with qwen2.5-coder:7b",
+    { kind: "fix", instructions: "the crash in parser.ts", model: "qwen2.5-coder:7b" },
+  ],
+  [
+    "a plain word after with is part of the instructions",
+    "@agentforge fix the crash with retries",
+    { kind: "fix", instructions: "the crash with retries" },
+  ],
+  [
+    "with in the middle is part of the instructions",
+    "@agentforge fix the crash with gpt-4.1 in mind please",
+    { kind: "fix", instructions: "the crash with gpt-4.1 in mind please" },
+  ],
+  [
+    "fix with a model and a full stop",
+    "@agentforge fix it with openai/gpt-5.",
+    { kind: "fix", model: "openai/gpt-5" },
+  ],
+  [
+    "plan with a model",
+    "@agentforge plan a migration to zod 4 with gpt-4.1-mini",
+    { kind: "plan", instructions: "a migration to zod 4", model: "gpt-4.1-mini" },
+  ],
+  ["review with a model", "@agentforge review with o3", { kind: "review", model: "o3" }],
+  [
+    "review full with a model",
+    "@agentforge review full with openai/gpt-5",
+    { kind: "review", full: true, model: "openai/gpt-5" },
+  ],
+  [
+    "request with a model",
+    "@agentforge rename the variable to count With Claude-Sonnet-4",
+    { kind: "request", text: "rename the variable to count", model: "Claude-Sonnet-4" },
+  ],
+  [
+    "request that is only a model stays the words",
+    "@agentforge with gpt-4.1",
+    { kind: "request", text: "with gpt-4.1" },
+  ],
+  [
+    "request with a plain word after with",
+    "@agentforge cover this with tests",
+    { kind: "request", text: "cover this with tests" },
+  ],
   // Case and punctuation
   ["upper-case mention and verb", "@AgentForge FIX this", { kind: "fix" }],
   ["mixed-case verb", "@agentforge Review", { kind: "review" }],

@@ -29,7 +29,14 @@ export interface JobHarness {
   /** Every text the job sent to its progress comment, in order; `finished` is the last one. */
   readonly updates: string[];
   finished: string | null;
-  deps(model: ModelClient, extra?: { readonly agent?: Partial<JobDependencies["agent"]> }): JobDependencies;
+  deps(
+    model: ModelClient,
+    extra?: {
+      readonly agent?: Partial<JobDependencies["agent"]>;
+      /** The runner's clients for other models (a chosen model's runs go to them). */
+      readonly modelFor?: (name: string) => ModelClient;
+    },
+  ): JobDependencies;
   job(kind: GitHubJob["kind"], number: number, extra?: Partial<GitHubJob>): GitHubJob;
   close(): Promise<void>;
 }
@@ -52,6 +59,7 @@ export async function createJobHarness(): Promise<JobHarness> {
     deps(model, extra = {}) {
       const runner = createAgentRunner({
         model,
+        ...(extra.modelFor === undefined ? {} : { modelFor: extra.modelFor }),
         dataDir: path.join(dir, "data"),
         commandRunner,
         secrets: [github.token],

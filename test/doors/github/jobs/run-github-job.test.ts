@@ -7,6 +7,7 @@ import type { ModelClient, ModelRequest, ModelResponse } from "../../../../src/c
 import { runGitHubJob } from "../../../../src/doors/github/jobs/run-github-job.js";
 import { createScriptedModel } from "../../../support/scripted-model.js";
 import { createJobHarness, OWNER, REPO, type JobHarness } from "./job-harness.js";
+import { openPullRequest, pushFeatureCommit, WITH_DIV } from "./open-pull-request.js";
 
 const EDIT = {
   name: "edit_file",
@@ -45,50 +46,6 @@ function reviewerModel(answers: {
       };
     },
   };
-}
-
-/** Commits `sum.js` with this content on `feature` (made from main the first time) and pushes it. */
-function pushFeatureCommit(harness: JobHarness, content: string, message: string): void {
-  const bare = harness.github.repository(OWNER, REPO).bareDir;
-  const work = mkdtempSync(path.join(tmpdir(), "agentforge-pr-"));
-  try {
-    const git = (...args: string[]) =>
-      execFileSync("git", args, {
-        cwd: work,
-        encoding: "utf8",
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: "b",
-          GIT_AUTHOR_EMAIL: "b@example.com",
-          GIT_COMMITTER_NAME: "b",
-          GIT_COMMITTER_EMAIL: "b@example.com",
-        },
-      });
-    git("clone", "-q", bare, ".");
-    const exists = git("ls-remote", "--heads", "origin", "feature").trim() !== "";
-    git("checkout", "-q", ...(exists ? ["feature"] : ["-b", "feature"]));
-    writeFileSync(path.join(work, "sum.js"), content);
-    git("commit", "-qam", message);
-    git("push", "-q", "origin", "feature");
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
-
-const WITH_DIV =
-  "function sum(a, b) {\n  return a + b;\n}\nfunction div(a, b) {\n  return a / b;\n}\nmodule.exports = { sum, div };\n";
-
-/** Pushes a branch with a change to the bare repository and opens a pull request for it. */
-async function openPullRequest(harness: JobHarness): Promise<number> {
-  pushFeatureCommit(harness, WITH_DIV, "Add div");
-  const response = await harness.octokit.request("POST /repos/{owner}/{repo}/pulls", {
-    owner: OWNER,
-    repo: REPO,
-    title: "Add div",
-    head: "feature",
-    base: "main",
-  });
-  return response.data.number;
 }
 
 /** What the reviewers were shown, all three requests' user messages together. */
