@@ -12,6 +12,7 @@ import { createProgressComment } from "../github/create-progress-comment.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import type { ActionPlan } from "./derive-action-plan.js";
 import type { CommentPlace } from "./action-plan.js";
+import { addEyesReaction, postReply, type CommandSource } from "../github/github-replies.js";
 import { reportRun } from "./report-run.js";
 import { createStepLog } from "./create-step-log.js";
 import { observeStepRuns } from "./observe-step-runs.js";
@@ -72,24 +73,14 @@ export async function runGitHubActionJob(
             plan.modeChange.current,
             `@${APP_SLUG}`,
           );
-    if (plan.commentPlace === "review-comment" && plan.commentId !== undefined)
-      await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {
-        ...target,
-        pull_number: plan.number,
-        comment_id: plan.commentId,
-        body: redact(text),
-      });
-    else
-      await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        ...target,
-        issue_number: plan.number,
-        body: redact(text),
-      });
+    await postReply(octokit, commandSourceOf(plan, target), text, redact);
     await reportRun(context, { result: "answered", headline: "answered the comment" });
     return 0;
   }
   if (plan.commentId !== undefined)
-    await acknowledge(octokit, target, plan, (message) => io.warning(message));
+    await acknowledge(octokit, commandSourceOf({ ...plan, number: plan.job.number }, target), (message) =>
+      io.warning(message),
+    );
   const runtimeEnv = buildRuntimeEnvironment(inputs, dependencies.env, path.join(context.outputDir, "data"));
   const runtime = await createRuntime({
     env: runtimeEnv,
@@ -169,19 +160,25 @@ export async function runGitHubActionJob(
   }
 }
 
+/** Where the command was written, so the answer and the 👀 go back to the same place. */
+function commandSourceOf(
+  plan: { readonly number: number; readonly commentId?: number; readonly commentPlace?: CommentPlace },
+  target: { readonly owner: string; readonly repo: string },
+): CommandSource {
+  if (plan.commentId === undefined) return { kind: "issue", ...target, issueNumber: plan.number };
+  return plan.commentPlace === "review-comment"
+    ? { kind: "review-comment", ...target, pullNumber: plan.number, commentId: plan.commentId }
+    : { kind: "issue-comment", ...target, issueNumber: plan.number, commentId: plan.commentId };
+}
+
 /** 👀 on the command comment: the person sees at once that the step picked it up. Best effort. */
 async function acknowledge(
   octokit: GitHubRequester,
-  target: { readonly owner: string; readonly repo: string },
-  comment: { readonly commentId?: number; readonly commentPlace?: CommentPlace },
+  source: CommandSource,
   warn: (message: string) => void,
 ): Promise<void> {
-  const route =
-    comment.commentPlace === "review-comment"
-      ? "POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions"
-      : "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions";
   try {
-    await octokit.request(route, { ...target, comment_id: comment.commentId, content: "eyes" });
+    await addEyesReaction(octokit, source);
   } catch (error) {
     warn(`could not add the 👀 reaction: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -6,7 +6,7 @@ import { isApprovalMode } from "../../core/policy/index.js";
 import { createRuntime } from "../../core/runtime/index.js";
 import { RuntimeError } from "../../core/runtime/index.js";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
-import { createProgressRenderer } from "./render-progress.js";
+import { createProgressRenderer } from "../../core/loop/index.js";
 
 interface RunOptions {
   readonly cwd?: string;

@@ -3,7 +3,7 @@ import { authorizeCommenter, isBotSender, meetsPermission } from "../github/comm
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
-import { addEyesReaction, postReply, type CommandSource } from "./github-replies.js";
+import { addEyesReaction, postReply, type CommandSource } from "../github/github-replies.js";
 import { taskKeyOf, type GitHubRequest } from "./github-request.js";
 import { helpText } from "../github/commands/help-text.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";

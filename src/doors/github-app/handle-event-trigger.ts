@@ -3,7 +3,7 @@ import { authorizeCommenter } from "../github/commands/authorize-commenter.js";
 import { deriveEventTrigger } from "../github/commands/derive-event-trigger.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { findSpentBudget } from "./find-spent-budget.js";
-import { addEyesReaction, postReply } from "./github-replies.js";
+import { addEyesReaction, postReply } from "../github/github-replies.js";
 import { taskKeyOf } from "./github-request.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { readRepositoryConfig } from "./read-repository-config.js";

@@ -4,7 +4,7 @@ import { readConversationMode } from "../github/commands/conversation-mode.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
-import { postReply } from "./github-replies.js";
+import { postReply } from "../github/github-replies.js";
 import { taskKeyOf } from "./github-request.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { readRepositoryConfig } from "./read-repository-config.js";

@@ -11,7 +11,7 @@ import type { ClaimedTask, JsonValue, TaskQueue } from "../../queue/task-queue.j
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { createProgressComment } from "../github/create-progress-comment.js";
-import { postReply } from "./github-replies.js";
+import { postReply } from "../github/github-replies.js";
 import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
 import type { TaskHandler, TaskOutcome } from "./task-types.js";

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from "probot";
-import { postReply, type CommandSource } from "./github-replies.js";
+import { postReply, type CommandSource } from "../github/github-replies.js";
 import type { IntakeDependencies } from "./intake-context.js";
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../../src/doors/cli/main.js";
 import type { CliIo } from "../../../src/doors/cli/cli-io.js";
-import { DISCARDED_MARK } from "../../../src/doors/cli/render-progress.js";
+import { DISCARDED_MARK } from "../../../src/core/loop/index.js";
 import type { MockScript } from "../../../src/mock-model/mock-script.js";
 import {
   startMockModelServer,

@@ -1,4 +1,4 @@
-import type { ProbotOctokit } from "probot";
+import type { GitHubRequester } from "./pull-request/github-requester.js";
 
 export interface RepositoryRef {
   readonly owner: string;
@@ -19,7 +19,7 @@ export type CommandSource =
     })
   | (RepositoryRef & { readonly kind: "issue"; readonly issueNumber: number });
 
-type Requester = Pick<ProbotOctokit, "request">;
+type Requester = GitHubRequester;
 
 /** The 👀 acknowledgement. GitHub answers 200 for a reaction that already exists, so a retry is harmless. */
 export async function addEyesReaction(octokit: Requester, source: CommandSource): Promise<void> {
