@@ -1,8 +1,6 @@
-import { isBotSender } from "../github/commands/authorize-commenter.js";
-import { isAllowedWhileIgnored, readConversationMode } from "../github/commands/conversation-mode.js";
-import { helpText } from "../github/commands/help-text.js";
+import { readConversationMode } from "../github/commands/conversation-mode.js";
+import { deriveCommentRequest } from "../github/commands/derive-comment-request.js";
 import { fixRequestOnPullRequest } from "../github/commands/fix-on-pull-request.js";
-import { parseCommand } from "../github/commands/parse-command.js";
 import {
   issueCommentPayloadSchema,
   parseEventPayload,
@@ -78,21 +76,37 @@ export function deriveFromComment(event: ActionEvent): ActionPlanResult {
     payload.thread === null ? {} : { commentPlace: "review-comment" };
   if (payload.action !== "created")
     return success({ kind: "skip", reason: `comment ${payload.action}, not created` });
-  // Bots first: their text may be assembled from anyone's input, and this step's own comments are bot comments.
-  if (isBotSender(payload.sender))
-    return success({ kind: "skip", reason: `comment by the bot ${payload.sender.login}` });
-  const command = parseCommand(payload.comment.body ?? "", APP_SLUG);
-  if (command === null) return success({ kind: "skip", reason: `the comment does not address @${APP_SLUG}` });
+  const mode = readConversationMode(payload.labels);
+  const request = deriveCommentRequest(
+    { body: payload.comment.body ?? "", author: payload.sender, isPullRequest: payload.isPullRequest, mode },
+    APP_SLUG,
+  );
+  if (request.kind === "nothing") return success({ kind: "skip", reason: request.reason });
   const { number, isPullRequest } = payload;
   const requester = payload.sender;
   const reply = (text: string): ActionPlanResult =>
     success({ kind: "reply", number, text, requester, commentId: payload.comment.id, ...place });
-  if (!command.success)
-    return reply(`I did not understand that: ${command.error.message}.\n\n${helpText(APP_SLUG)}`);
-  const value = command.value;
-  const mode = readConversationMode(payload.labels);
-  if (mode === "ignored" && !isAllowedWhileIgnored(value.kind))
-    return reply(`I am ignoring this conversation, as asked. Say \`@${APP_SLUG} resume\` first.`);
+  switch (request.kind) {
+    case "reply":
+      return reply(request.text);
+    case "mode":
+      return success({
+        kind: "reply",
+        number,
+        text: "",
+        requester,
+        commentId: payload.comment.id,
+        ...place,
+        modeChange: { command: request.command, current: request.current },
+      });
+    case "stop":
+      return reply(
+        "Here each command runs as a workflow run: cancel it from the repository's Actions tab to stop it.",
+      );
+    case "job":
+      break;
+  }
+  const value = request.command;
   const chosen = "model" in value && value.model !== undefined ? { model: value.model } : {};
   const base = {
     owner: event.owner,
@@ -104,32 +118,8 @@ export function deriveFromComment(event: ActionEvent): ActionPlanResult {
     ...(payload.thread === null ? {} : { thread: payload.thread }),
   };
   switch (value.kind) {
-    case "help":
-      return reply(helpText(APP_SLUG));
-    case "pause":
-    case "resume":
-    case "ignore":
-      return success({
-        kind: "reply",
-        number,
-        text: "",
-        requester,
-        commentId: payload.comment.id,
-        ...place,
-        modeChange: { command: value.kind, current: mode },
-      });
-    case "stop":
-      return reply(
-        "Here each command runs as a workflow run: cancel it from the repository's Actions tab to stop it.",
-      );
     case "review":
     case "request":
-      if (!isPullRequest) {
-        const what = value.kind === "review" ? "A review" : "A free-form request";
-        return reply(
-          `${what} works on pull requests. On an issue, use \`@${APP_SLUG} fix\` or \`@${APP_SLUG} plan\`.\n\n${helpText(APP_SLUG)}`,
-        );
-      }
       return success({
         kind: "job",
         job: {

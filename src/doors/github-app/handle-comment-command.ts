@@ -1,19 +1,14 @@
 import { tellReplacedRequest } from "./tell-replaced-request.js";
-import { authorizeCommenter, isBotSender, meetsPermission } from "../github/commands/authorize-commenter.js";
+import { authorizeCommenter, meetsPermission } from "../github/commands/authorize-commenter.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply, type CommandSource } from "../github/github-replies.js";
 import { taskKeyOf, type GitHubRequest } from "./github-request.js";
-import { helpText } from "../github/commands/help-text.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
-import { parseCommand } from "../github/commands/parse-command.js";
+import { deriveCommentRequest } from "../github/commands/derive-comment-request.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
-import {
-  applyModeCommand,
-  isAllowedWhileIgnored,
-  type ConversationMode,
-} from "../github/commands/conversation-mode.js";
+import { applyModeCommand, type ConversationMode } from "../github/commands/conversation-mode.js";
 
 export interface CommentCommandInput {
   readonly source: Extract<CommandSource, { kind: "issue-comment" | "review-comment" }>;
@@ -50,10 +45,16 @@ export async function handleCommentCommand(
 ): Promise<IntakeDecision> {
   const { owner, repo } = input.source;
   const log = { delivery: event.id, owner, repo, number: input.number, requester: input.author.login };
-  // Bots first, before any request: their text may be assembled from anyone's input.
-  if (isBotSender(input.author)) return "ignored-bot";
-  const parsed = parseCommand(input.body, deps.appSlug);
-  if (parsed === null) return "no-mention";
+  const request = deriveCommentRequest(
+    {
+      body: input.body,
+      author: input.author,
+      isPullRequest: input.isPullRequest,
+      mode: input.mode ?? "active",
+    },
+    deps.appSlug,
+  );
+  if (request.kind === "nothing") return request.cause === "bot" ? "ignored-bot" : "no-mention";
   if (await deps.queue.hasDelivery(event.id)) {
     deps.logger.info(log, "redelivered webhook ignored");
     return "redelivery";
@@ -94,17 +95,10 @@ export async function handleCommentCommand(
       await postReply(event.octokit, input.source, text, deps.redact);
     return "answered";
   };
-  if (!parsed.success)
-    return answer(`I did not understand that: ${parsed.error.message}.\n\n${helpText(deps.appSlug)}`);
-
-  const command = parsed.value;
   const key = taskKeyOf({ owner, repo, number: input.number });
-  const mode = input.mode ?? "active";
-  if (mode === "ignored" && !isAllowedWhileIgnored(command.kind))
-    return answer(`I am ignoring this conversation, as asked. Say \`@${deps.appSlug} resume\` first.`);
-  switch (command.kind) {
-    case "help":
-      return answer(helpText(deps.appSlug));
+  switch (request.kind) {
+    case "reply":
+      return answer(request.text);
     case "stop": {
       const result = await deps.queue.cancel(key);
       const count = result.cancelledTaskIds.length;
@@ -114,25 +108,16 @@ export async function handleCommentCommand(
           : `Stopped: cancelled ${count} task${count === 1 ? "" : "s"}${result.wasRunning ? ", including the running one" : ""}.`,
       );
     }
-    case "pause":
-    case "resume":
-    case "ignore": {
+    case "mode": {
       const target = { owner, repo, number: input.number };
-      return answer(await applyModeCommand(event.octokit, target, command.kind, mode, `@${deps.appSlug}`));
+      return answer(
+        await applyModeCommand(event.octokit, target, request.command, request.current, `@${deps.appSlug}`),
+      );
     }
-    case "review":
-    case "request":
-      if (!input.isPullRequest) {
-        const what = command.kind === "review" ? "A review" : "A free-form request";
-        return answer(
-          `${what} works on pull requests. On an issue, use \`@${deps.appSlug} fix\` or \`@${deps.appSlug} plan\`.\n\n${helpText(deps.appSlug)}`,
-        );
-      }
-      break;
-    case "fix":
-    case "plan":
+    case "job":
       break;
   }
+  const command = request.command;
   const spent = await findSpentBudget(deps, input.installationId);
   if (spent !== null) {
     deps.logger.info({ ...log, reason: spent.reason }, "budget spent: command answered, not run");
