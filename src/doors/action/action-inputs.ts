@@ -17,6 +17,10 @@ export interface ActionInputs {
   readonly allowedCommands: readonly string[];
   /** Models a command may choose (`… with <model>`) besides `model`. */
   readonly allowedModels: readonly string[];
+  /** The name comments address, without the `@` (`trigger-phrase`, default `@agentforge`). */
+  readonly triggerName: string;
+  /** The label that starts a fix on an issue or a review on a pull request; none by default. */
+  readonly triggerLabel: string | undefined;
 }
 
 export type ActionInputsResult =
@@ -35,7 +39,11 @@ export const ACTION_INPUT_NAMES = [
   "max-turns",
   "allowed-commands",
   "allowed-models",
+  "trigger-phrase",
+  "trigger-label",
 ] as const;
+
+export const DEFAULT_TRIGGER_NAME = "agentforge";
 
 /** An empty input counts as unset: a workflow passes an absent secret as "". */
 const optionalText = z
@@ -82,6 +90,20 @@ const inputSchema = z.object({
         z.string().regex(/^\S+$/, "must list model names without spaces, one a line or comma separated"),
       ),
     ),
+  // A mention as GitHub spells a login: letters, digits and single dashes, at most 39 characters.
+  "trigger-phrase": optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^@[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/,
+        "must be a mention such as @agentforge: @ and a name of letters, digits and dashes",
+      )
+      .transform((phrase) => phrase.slice(1))
+      .default(DEFAULT_TRIGGER_NAME),
+  ),
+  "trigger-label": optionalText.pipe(
+    z.string().max(50, "must be a label name of at most 50 characters").optional(),
+  ),
 });
 
 /** A list input: one entry a line or comma separated; blank lines and `#` comments skipped. */
@@ -131,6 +153,8 @@ export function readActionInputs(env: NodeJS.ProcessEnv = process.env): ActionIn
       maxTurns: value["max-turns"],
       allowedCommands: value["allowed-commands"],
       allowedModels: value["allowed-models"],
+      triggerName: value["trigger-phrase"],
+      triggerLabel: value["trigger-label"],
     },
   };
 }

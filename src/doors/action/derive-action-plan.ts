@@ -34,10 +34,15 @@ const REVIEW_ACTIONS = new Set(["opened", "synchronize", "ready_for_review", "re
  * command, a pull request (review) or a manual dispatch (the prompt). Explicit modes act on the
  * event's issue or pull request with the prompt as instructions.
  */
-export function deriveActionPlan(
-  inputs: { readonly mode: ActionMode; readonly prompt: string | undefined },
-  event: ActionEvent,
-): ActionPlanResult {
+export interface PlanInputs {
+  readonly mode: ActionMode;
+  readonly prompt: string | undefined;
+  /** The name comments address (`trigger-phrase` without the `@`); `agentforge` when unset. */
+  readonly triggerName?: string;
+  readonly triggerLabel?: string | undefined;
+}
+
+export function deriveActionPlan(inputs: PlanInputs, event: ActionEvent): ActionPlanResult {
   // Its token can write and its secrets are present while the code at hand may be a stranger's.
   if (event.name === "pull_request_target")
     return failure(
@@ -49,7 +54,7 @@ export function deriveActionPlan(
         ? failure('input "prompt" is required in run mode: say what to do')
         : success({ kind: "run", prompt: inputs.prompt });
     case "auto":
-      return deriveAuto(inputs.prompt, event);
+      return deriveAuto(inputs, event);
     case "fix":
     case "plan":
     case "review":
@@ -57,13 +62,15 @@ export function deriveActionPlan(
   }
 }
 
-function deriveAuto(prompt: string | undefined, event: ActionEvent): ActionPlanResult {
-  const triggered = planEventTrigger(event, [`${APP_SLUG}[bot]`]);
+function deriveAuto(inputs: PlanInputs, event: ActionEvent): ActionPlanResult {
+  const { prompt } = inputs;
+  const name = inputs.triggerName ?? APP_SLUG;
+  const triggered = planEventTrigger(event, { appLogins: [`${name}[bot]`], triggerLabel: inputs.triggerLabel });
   if (triggered !== null) return success(triggered);
   switch (event.name) {
     case "issue_comment":
     case "pull_request_review_comment":
-      return deriveFromComment(event);
+      return deriveFromComment(event, name);
     case "pull_request":
       return deriveReview(event);
     case "workflow_dispatch": {
@@ -81,7 +88,7 @@ function deriveAuto(prompt: string | undefined, event: ActionEvent): ActionPlanR
     default:
       return success({
         kind: "skip",
-        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, issues (assigned), pull_request or workflow_dispatch, or set mode explicitly`,
+        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, pull_request_review_comment, issues (assigned, labeled), pull_request or workflow_dispatch, or set mode explicitly`,
       });
   }
 }

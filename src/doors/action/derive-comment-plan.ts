@@ -68,7 +68,7 @@ function readCommandComment(event: ActionEvent): PayloadResult<CommandComment> {
  * A comment addressed to the app (`issue_comment`, or `pull_request_review_comment` answered in
  * its thread), as the Action reads it: a job, a reply, or a skip with the reason.
  */
-export function deriveFromComment(event: ActionEvent): ActionPlanResult {
+export function deriveFromComment(event: ActionEvent, appSlug: string = APP_SLUG): ActionPlanResult {
   const parsed = readCommandComment(event);
   if (!parsed.success) return failure(parsed.error);
   const payload = parsed.value;
@@ -79,7 +79,7 @@ export function deriveFromComment(event: ActionEvent): ActionPlanResult {
   const mode = readConversationMode(payload.labels);
   const request = deriveCommentRequest(
     { body: payload.comment.body ?? "", author: payload.sender, isPullRequest: payload.isPullRequest, mode },
-    APP_SLUG,
+    appSlug,
   );
   if (request.kind === "nothing") return success({ kind: "skip", reason: request.reason });
   const { number, isPullRequest } = payload;

@@ -1,11 +1,16 @@
-import { deriveEventTrigger, type EventTrigger } from "../github/commands/derive-event-trigger.js";
+import {
+  deriveEventTrigger,
+  type EventTrigger,
+  type EventTriggerOptions,
+} from "../github/commands/derive-event-trigger.js";
 import type { ActionEvent, ActionPlan } from "./action-plan.js";
 
 /**
  * The Action's side of the shared triggers (an issue assigned to the app, the app requested as a
- * reviewer): the same derivation the App uses, as a plan. Null when the event is not one of them.
+ * reviewer, the trigger label): the same derivation the App uses, as a plan. Null when the event
+ * is not one of them.
  */
-export function planEventTrigger(event: ActionEvent, appLogins: readonly string[]): ActionPlan | null {
+export function planEventTrigger(event: ActionEvent, options: EventTriggerOptions): ActionPlan | null {
   const action =
     typeof event.payload === "object" &&
     event.payload !== null &&
@@ -13,7 +18,7 @@ export function planEventTrigger(event: ActionEvent, appLogins: readonly string[
     typeof event.payload.action === "string"
       ? event.payload.action
       : "";
-  const derived = deriveEventTrigger(`${event.name}.${action}`, event.payload, { appLogins });
+  const derived = deriveEventTrigger(`${event.name}.${action}`, event.payload, options);
   return derived === null ? null : toPlan(derived, event);
 }
 
@@ -31,7 +36,7 @@ function toPlan(derived: EventTrigger, event: ActionEvent): ActionPlan {
       ...(derived.headSha === null ? {} : { headSha: derived.headSha }),
     },
     requester: derived.requester,
-    // Assigning and requesting reviewers are a person's choice; the same rule as every command.
+    // Assigning, requesting reviewers and labelling are a person's choice; the same rule as every command.
     needsWriteAccess: true,
   };
 }

@@ -1,7 +1,6 @@
 import path from "node:path";
 import { createRuntime } from "../../core/runtime/index.js";
 import type { JobOutcome } from "../github/jobs/github-job.js";
-import { APP_SLUG } from "./derive-action-plan.js";
 import { applyModeCommand } from "../github/commands/conversation-mode.js";
 import type { GitHubRequester } from "../github/pull-request/github-requester.js";
 import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
@@ -71,7 +70,7 @@ export async function runGitHubActionJob(
             { ...target, number: plan.number },
             plan.modeChange.command,
             plan.modeChange.current,
-            `@${APP_SLUG}`,
+            `@${inputs.triggerName}`,
           );
     await postReply(octokit, commandSourceOf(plan, target), text, redact);
     await reportRun(context, { result: "answered", headline: "answered the comment" });
@@ -111,7 +110,7 @@ export async function runGitHubActionJob(
         octokit,
         getToken: () => Promise.resolve(token),
         author: ACTIONS_BOT_AUTHOR,
-        mention: `@${APP_SLUG}`,
+        mention: `@${inputs.triggerName}`,
       },
       workspace: {
         cache: createRepositoryCache({

@@ -8,6 +8,7 @@ import {
   issueCommentPayloadSchema,
   issuesLabeledPayloadSchema,
   parseWebhookPayload,
+  pullRequestLabeledPayloadSchema,
   pullRequestPayloadSchema,
   reviewCommentPayloadSchema,
 } from "./webhook-payloads.js";
@@ -44,6 +45,12 @@ export function admitDelivery(event: IntakeEvent & { name: IntakeEventName }, ap
     }
     case "issues.labeled": {
       const payload = parseWebhookPayload(issuesLabeledPayloadSchema, event.name, event.payload);
+      if (isBotSender(payload.sender)) return { needsTriage: false, decision: "ignored-bot" };
+      if (payload.label === undefined) return { needsTriage: false, decision: "other-label" };
+      return TRIAGE;
+    }
+    case "pull_request.labeled": {
+      const payload = parseWebhookPayload(pullRequestLabeledPayloadSchema, event.name, event.payload);
       if (isBotSender(payload.sender)) return { needsTriage: false, decision: "ignored-bot" };
       if (payload.label === undefined) return { needsTriage: false, decision: "other-label" };
       return TRIAGE;

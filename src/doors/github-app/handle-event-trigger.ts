@@ -1,6 +1,6 @@
 import { tellReplacedRequest } from "./tell-replaced-request.js";
 import { authorizeCommenter } from "../github/commands/authorize-commenter.js";
-import { deriveEventTrigger } from "../github/commands/derive-event-trigger.js";
+import { ANY_LABEL, deriveEventTrigger, isTriggerLabel } from "../github/commands/derive-event-trigger.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply } from "../github/github-replies.js";
@@ -12,6 +12,7 @@ import { z } from "zod";
 
 export type EventTriggerDecision =
   | "not-for-app"
+  | "other-label"
   | "redelivery"
   | "config-invalid"
   | "unauthorized"
@@ -25,8 +26,9 @@ const envelopeSchema = z.object({
 });
 
 /**
- * `issues.assigned` to the app (a fix) and `pull_request.review_requested` from the app (a
- * review). Whoever assigned or requested must hold the repository's configured permission.
+ * `issues.assigned` to the app (a fix), `pull_request.review_requested` from the app (a review)
+ * and `issues.labeled` with the repository's trigger label (either). Whoever assigned, requested
+ * or labelled must hold the repository's configured permission.
  */
 export async function handleEventTrigger(
   event: IntakeEvent,
@@ -36,10 +38,16 @@ export async function handleEventTrigger(
   const owner = envelope.repository.owner.login;
   const repo = envelope.repository.name;
   const installationId = envelope.installation.id;
-  const derived = deriveEventTrigger(event.name, event.payload, { appLogins: [`${deps.appSlug}[bot]`] });
+  const isLabel = event.name === "issues.labeled" || event.name === "pull_request.labeled";
+  // The trigger label is in the repository's config: every other check comes first, so a label
+  // event that starts nothing anyway costs no request.
+  const derived = deriveEventTrigger(event.name, event.payload, {
+    appLogins: [`${deps.appSlug}[bot]`],
+    triggerLabel: ANY_LABEL,
+  });
   if (derived === null || derived.kind === "nothing") {
     deps.logger.debug({ delivery: event.id, reason: derived?.reason }, "event asks nothing of the app");
-    return "not-for-app";
+    return isLabel ? "other-label" : "not-for-app";
   }
   const { number, requester } = derived;
   const log = { delivery: event.id, owner, repo, number, trigger: derived.trigger };
@@ -47,7 +55,8 @@ export async function handleEventTrigger(
   const config = await readRepositoryConfig(event);
   if (!config.success) {
     deps.logger.warn({ ...log, problem: config.error.kind }, "repository config stops the trigger");
-    if (await deps.queue.rememberDelivery(event.id)) {
+    // Any label event would repeat a comment here; the log says why nothing ran.
+    if (!isLabel && (await deps.queue.rememberDelivery(event.id))) {
       const source = { kind: "issue" as const, owner, repo, issueNumber: number };
       await postReply(
         event.octokit,
@@ -58,6 +67,7 @@ export async function handleEventTrigger(
     }
     return "config-invalid";
   }
+  if (isLabel && !isTriggerLabel(derived.label, config.value.trigger.label)) return "other-label";
   const authorization = await authorizeCommenter(event.octokit, {
     owner,
     repo,

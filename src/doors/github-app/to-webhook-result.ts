@@ -1,10 +1,9 @@
 import type { WebhookResult } from "../../observability/create-metrics.js";
 import type { IntakeDecision } from "./handle-comment-command.js";
 import type { EventTriggerDecision } from "./handle-event-trigger.js";
-import type { LabeledDecision } from "./handle-issue-labeled.js";
 import type { PullRequestDecision } from "./handle-pull-request-event.js";
 
-export type AnyIntakeDecision = IntakeDecision | LabeledDecision | PullRequestDecision | EventTriggerDecision;
+export type AnyIntakeDecision = IntakeDecision | PullRequestDecision | EventTriggerDecision;
 
 /** Folds the handlers' detailed decisions into the few results the delivery metric keeps. */
 export function toWebhookResult(decision: AnyIntakeDecision): WebhookResult {
@@ -23,7 +22,6 @@ export function toWebhookResult(decision: AnyIntakeDecision): WebhookResult {
     case "ignored-bot":
     case "no-mention":
     case "other-label":
-    case "ignored-conversation":
     case "auto-review-off":
     case "draft-skipped":
     case "closed":

@@ -1,7 +1,6 @@
 import { readConversationMode } from "../github/commands/conversation-mode.js";
 import { handleCommentCommand } from "./handle-comment-command.js";
 import { handleEventTrigger } from "./handle-event-trigger.js";
-import { handleIssueLabeled } from "./handle-issue-labeled.js";
 import { handlePullRequestEvent } from "./handle-pull-request-event.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import type { AnyIntakeDecision } from "./to-webhook-result.js";
@@ -19,6 +18,7 @@ export const INTAKE_EVENTS = [
   "pull_request.ready_for_review",
   "pull_request.synchronize",
   "issues.labeled",
+  "pull_request.labeled",
   "issues.assigned",
   "pull_request.review_requested",
 ] as const;
@@ -92,7 +92,7 @@ export function triageDelivery(event: IntakeEvent, deps: IntakeDependencies): Pr
     case "pull_request.synchronize":
       return handlePullRequestEvent(event, deps);
     case "issues.labeled":
-      return handleIssueLabeled(event, deps);
+    case "pull_request.labeled":
     case "issues.assigned":
     case "pull_request.review_requested":
       return handleEventTrigger(event, deps);

@@ -62,6 +62,15 @@ export const issuesLabeledPayloadSchema = z.object({
   sender: account,
 });
 
+export const pullRequestLabeledPayloadSchema = z.object({
+  action: z.string(),
+  label: z.object({ name: z.string() }).optional(),
+  pull_request: z.object({ number: positiveInt, labels }),
+  repository,
+  installation,
+  sender: account,
+});
+
 /** A payload intake cannot act on. `status` makes the webhook middleware answer 400, not 500. */
 export class WebhookPayloadError extends Error {
   override readonly name = "WebhookPayloadError";

@@ -78,4 +78,19 @@ describe("readActionInputs", () => {
     const result = readActionInputs(inputs({ "base-url": "file:///etc/passwd" }));
     expect(result.success ? "" : result.error).toContain('input "base-url"');
   });
+
+  it("reads the trigger phrase as a mention and the trigger label, and refuses a phrase that is not one", () => {
+    expect(readActionInputs({})).toMatchObject({
+      value: { triggerName: "agentforge", triggerLabel: undefined },
+    });
+    expect(
+      readActionInputs(inputs({ "trigger-phrase": "@my-bot", "trigger-label": "ai fix" })),
+    ).toMatchObject({
+      value: { triggerName: "my-bot", triggerLabel: "ai fix" },
+    });
+    for (const phrase of ["my-bot", "@my bot", "@-bot", "@bot-", "@a--b", `@${"a".repeat(40)}`]) {
+      const result = readActionInputs(inputs({ "trigger-phrase": phrase }));
+      expect(result.success ? phrase : result.error).toContain('input "trigger-phrase" must be a mention');
+    }
+  });
 });

@@ -416,6 +416,25 @@ describe("createAgentForgeApp intake", () => {
     });
   });
 
+  it("enqueues a review when an authorized user adds the configured label to a pull request", async () => {
+    const payload = examplePayload("pull_request", "labeled");
+    payload["label"].name = "agentforge";
+    const number = payload["pull_request"].number as number;
+    const scope = nock(API);
+    mockInstallationToken(scope);
+    mockConfig(scope, OWNER, REPO, "trigger:\n  label: AgentForge\n");
+    mockPermission(scope, OWNER, REPO, payload["sender"].login as string, "write");
+    scope.post(`/repos/${OWNER}/${REPO}/issues/${number}/reactions`, { content: "eyes" }).reply(201, {});
+    await harness.probot.receive({ id: "d-pr-label", name: "pull_request", payload: payload as never });
+    expect(scope.pendingMocks()).toStrictEqual([]);
+    expect((await harness.queue.claim("t"))?.payload).toMatchObject({
+      trigger: "label",
+      number,
+      isPullRequest: true,
+      command: { kind: "review" },
+    });
+  });
+
   it("starts nothing for the trigger label on a conversation it was told to ignore", async () => {
     const payload = examplePayload("issues", "labeled");
     payload["label"].name = "agentforge";
