@@ -97,8 +97,9 @@ export function createSqliteTaskQueue<TPayload>(
 
   function recoverExpiredLeases(at: number): void {
     for (const row of statements.expiredLeases.all(at) as TaskRow[]) {
-      if (row.attempts >= row.max_attempts) {
-        const message = `the worker stopped renewing its lease on attempt ${row.attempts} of ${row.max_attempts}`;
+      // After the last attempt comes one report attempt (see `isReportAttempt`), then no more.
+      if (row.attempts > row.max_attempts) {
+        const message = `the worker stopped renewing its lease on the report attempt after ${row.max_attempts} attempts`;
         statements.finish.run("failed", at, at, message, row.id);
       } else if (statements.waitingForKey.get(row.task_key) !== undefined) {
         // A newer request for the same key is waiting: it carries the latest intent.

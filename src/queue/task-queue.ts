@@ -55,7 +55,12 @@ export interface ClaimedTask<TPayload> extends TaskLease {
   readonly key: string;
   readonly deliveryId: string;
   readonly installationId: number;
-  /** 1 on the first run; kept across lease-expiry recoveries. */
+  /**
+   * 1 on the first run; kept across lease-expiry recoveries. `maxAttempts + 1` marks a report
+   * attempt: the worker of the last attempt stopped without a word (a crash, a kill, a lost
+   * machine), so the task is handed out once more only for its requester to be told it was given
+   * up (`isReportAttempt`). A report attempt whose worker stops too ends the task as failed.
+   */
   readonly attempt: number;
   readonly maxAttempts: number;
   readonly payload: TPayload;
@@ -66,6 +71,11 @@ export interface ClaimedTask<TPayload> extends TaskLease {
    * it over; null on a first attempt and on engines that carry none.
    */
   readonly handOver: JsonValue | null;
+}
+
+/** The one extra claim after a last attempt whose worker stopped: tell, do not work. */
+export function isReportAttempt(task: { readonly attempt: number; readonly maxAttempts: number }): boolean {
+  return task.attempt > task.maxAttempts;
 }
 
 export interface TaskRecord<TPayload> {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import Database from "better-sqlite3";
 import { join } from "node:path";
-import type { TaskQueue } from "../../src/queue/task-queue.js";
+import { isReportAttempt, type TaskQueue } from "../../src/queue/task-queue.js";
 import {
   createManualClock,
   makeTempDir,
@@ -162,14 +162,21 @@ describe("createSqliteTaskQueue", () => {
     expect(await queue.get(lost!.taskId)).toMatchObject({ state: "completed", outcome: "done", attempts: 2 });
   });
 
-  it("fails a task whose lease expired on its last attempt (a poison task cannot loop forever)", async () => {
+  it("hands a task whose lease expired on its last attempt out once more, to report, then fails it (a poison task cannot loop forever)", async () => {
     const clock = createManualClock();
     const queue = open({ now: clock.now, leaseMs: 100, maxAttempts: 1 });
     const { taskId } = await queue.enqueue(task("o/r#1", "poison"));
     await queue.claim("w");
     clock.advance(101);
+    const report = await queue.claim("w");
+    expect(report).toMatchObject({ taskId, attempt: 2, maxAttempts: 1 });
+    expect(isReportAttempt(report!)).toBe(true);
+    clock.advance(101);
     expect(await queue.claim("w")).toBeNull();
-    expect((await queue.get(taskId!))?.state).toBe("failed");
+    expect(await queue.get(taskId!)).toMatchObject({
+      state: "failed",
+      lastError: expect.stringMatching(/report attempt/),
+    });
   });
 
   it("supersedes a recovered task when a newer request for its key is waiting", async () => {

@@ -9,8 +9,8 @@ import type { RepositoryCache } from "../github/workspace/create-repository-cach
 import type { GitIdentity } from "../github/workspace/commit-and-push.js";
 import { resolveCoAuthor } from "../github/jobs/resolve-co-author.js";
 import type { DoorLogger } from "../github/github-logger.js";
-import type { JsonValue } from "../../queue/task-queue.js";
-import type { TaskHandler } from "./task-types.js";
+import { isReportAttempt, type JsonValue } from "../../queue/task-queue.js";
+import type { GitHubTask, TaskHandler, TaskHandlerContext } from "./task-types.js";
 import { readHandOver, type HandOver } from "../github/jobs/hand-over.js";
 import { createHandOverWriter } from "./create-hand-over-writer.js";
 import { toGitHubJob } from "./to-github-job.js";
@@ -96,22 +96,46 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
       options.runner.addSecret(token);
       return token;
     };
+    if (isReportAttempt(task)) {
+      // The last attempt's worker stopped without a word: say so, where the person looks.
+      const text = givenUpText(task.maxAttempts, options.appSlug);
+      const closed =
+        interruptedCommentId !== null &&
+        (await editComment(context.octokit, task.payload, interruptedCommentId, text).then(
+          () => true,
+          (error: unknown) => {
+            options.logger.warn(
+              { err: error, taskId: task.taskId },
+              "could not close the interrupted comment",
+            );
+            return false;
+          },
+        ));
+      if (!closed) await context.progress.finish(text);
+      await record.remove();
+      options.logger.warn(
+        { taskId: task.taskId, attempts: task.maxAttempts },
+        "task given up: its workers stopped",
+      );
+      return {
+        status: "failed",
+        summary: `given up: the worker stopped on each of ${task.maxAttempts} attempts`,
+      };
+    }
     // The token is fetched (and registered as a secret) before anything can print it.
     await getToken();
     if (interruptedCommentId !== null) {
-      await context.octokit
-        .request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-          owner: task.payload.owner,
-          repo: task.payload.repo,
-          comment_id: interruptedCommentId,
-          body: "⏸️ This run was interrupted (the worker stopped); it continues in a new comment below.",
-        })
-        .catch((error: unknown) =>
-          options.logger.warn(
-            { err: error, taskId: task.taskId },
-            "could not close the interrupted progress comment",
-          ),
-        );
+      await editComment(
+        context.octokit,
+        task.payload,
+        interruptedCommentId,
+        "⏸️ This run was interrupted (the worker stopped); it continues in a new comment below.",
+      ).catch((error: unknown) =>
+        options.logger.warn(
+          { err: error, taskId: task.taskId },
+          "could not close the interrupted progress comment",
+        ),
+      );
     }
     await context.progress.start(
       previous === null && handOver === undefined
@@ -179,6 +203,28 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
     );
     return toTaskOutcome(outcome);
   };
+}
+
+/** What a task given up after its workers stopped says in its conversation. */
+export function givenUpText(attempts: number, appSlug: string): string {
+  const times = attempts === 1 ? "" : ` on each of its ${attempts} attempts`;
+  return (
+    `❌ Given up: the worker running this stopped${times} before it finished (a crash, a restart or a lost machine), so it is not tried again and nothing was published. ` +
+    `Ask again with a new comment (\`@${appSlug} help\` lists the commands).`
+  );
+}
+
+/** A progress comment is an issue comment, or a review-comment reply when the command came from a thread. */
+function editComment(
+  octokit: TaskHandlerContext["octokit"],
+  payload: GitHubTask["payload"],
+  commentId: number,
+  body: string,
+): Promise<unknown> {
+  const where = { owner: payload.owner, repo: payload.repo, comment_id: commentId, body };
+  return payload.trigger === "review-comment"
+    ? octokit.request("PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}", where)
+    : octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", where);
 }
 
 /** The hand-over another worker stored with the task, or undefined (then the task starts over). */

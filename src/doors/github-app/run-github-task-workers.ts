@@ -7,7 +7,7 @@ import {
   TaskAbortedError,
   type WorkerLoopSummary,
 } from "../../queue/run-worker-loop.js";
-import type { ClaimedTask, JsonValue, TaskQueue } from "../../queue/task-queue.js";
+import { isReportAttempt, type ClaimedTask, type JsonValue, type TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { createProgressComment } from "../github/create-progress-comment.js";
@@ -125,7 +125,8 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
     // Its timestamp starts a task's time to first action on the worker (docs/performance.md).
     logger.info({ taskId: claimed.taskId, attempt: claimed.attempt }, "task claimed");
     const octokit = await options.getInstallationOctokit(task.installationId);
-    const refused = await refuseForBudget(claimed, octokit);
+    // A report attempt only tells the requester the work was given up: no budget is spent on it.
+    const refused = isReportAttempt(claimed) ? null : await refuseForBudget(claimed, octokit);
     if (refused !== null) {
       metrics?.recordTask("refused", 0);
       return refused;

@@ -117,9 +117,10 @@ local k = keyStateKey(key)
 if state == "running" then
   -- BullMQ gave the job back because its lock expired: the worker that held it is gone.
   release(id)
-  if attempts >= maxAttempts then
+  -- After the last attempt comes one report attempt (see isReportAttempt), then no more.
+  if attempts > maxAttempts then
     finish(id, "running", "failed", now,
-      "the worker stopped renewing its lease on attempt " .. attempts .. " of " .. maxAttempts, retentionMs)
+      "the worker stopped renewing its lease on the report attempt after " .. maxAttempts .. " attempts", retentionMs)
     return {"discard", waitingOf(key)}
   end
   local waiting = waitingOf(key)
