@@ -4,6 +4,7 @@ import {
   type HostGitOptions,
   type HostRepository,
 } from "../../../core/git/index.js";
+import { listAbsentObjects, openPresenceView } from "./open-presence-view.js";
 
 export interface CheckoutObjectsOptions {
   /** The partial mirror: every commit and tree of its branches, blobs only where a task needed them. */
@@ -20,6 +21,8 @@ export interface CheckoutObjectsOptions {
    * differ from it are candidates, found by comparing two trees instead of walking the whole one.
    */
   readonly completeCommit: string | null;
+  /** The mirror was cloned by this checkout: it holds no blob at all, so none is looked up. */
+  readonly freshMirror: boolean;
   /** For git that only reads the mirror. */
   readonly localOptions: HostGitOptions;
   /** For the one fetch that brings the blobs: the token, scoped to the remote, and the signal. */
@@ -33,22 +36,24 @@ export type CheckoutObjectsResult =
 /** `git diff-tree -r -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0`. */
 const DIFF_RECORD = /^:(\d+) (\d+) ([0-9a-f]+) ([0-9a-f]+) [A-Z]\d*$/;
 const GITLINK_MODE = "160000";
-const MAX_UNCHECKED_CANDIDATES = 2_000;
 const ZERO_OID = /^0+$/;
 
-/**
- * Objects of a tree the mirror does not hold. `--missing=print` lists them instead of asking the
- * remote for each (a partial clone's lazy fetch would, one request per object, without the token).
- */
-async function listMissing(options: CheckoutObjectsOptions, tree: string): Promise<Set<string>> {
+/** `git ls-tree -r -z` records: `<mode> <type> <oid>\t<path>`. */
+const TREE_RECORD = /^(\d+) (\w+) ([0-9a-f]+)\t/;
+
+/** Every blob id of a commit's tree (trees are all in the mirror; gitlinks are another repository's). */
+async function listTreeBlobs(options: CheckoutObjectsOptions, commit: string): Promise<string[]> {
   const { stdout } = await runHostGit(
     options.mirror,
-    ["rev-list", "--objects", "--missing=print", tree],
+    ["ls-tree", "-r", "-z", "--full-tree", commit],
     options.localOptions,
   );
-  const missing = new Set<string>();
-  for (const line of stdout.split("\n")) if (line.startsWith("?")) missing.add(line.slice(1).trim());
-  return missing;
+  const blobs = new Set<string>();
+  for (const record of stdout.split("\0")) {
+    const match = TREE_RECORD.exec(record);
+    if (match !== null && match[2] === "blob") blobs.add(match[3]!);
+  }
+  return [...blobs];
 }
 
 /** Blob ids on one side of the entries that differ between two commits' trees (trees only: all present). */
@@ -87,41 +92,34 @@ async function mergeBaseOf(options: CheckoutObjectsOptions, base: string): Promi
   );
 }
 
-/**
- * Blobs to ask for: a short list of candidates is asked for as is (one that is here already
- * costs a few bytes); a long one is narrowed to what the mirror lacks by walking the tree.
- */
-async function narrow(
-  options: CheckoutObjectsOptions,
-  candidates: readonly string[],
-  commit: string,
-): Promise<string[]> {
-  if (candidates.length <= MAX_UNCHECKED_CANDIDATES) return [...candidates];
-  const missing = await listMissing(options, `${commit}^{tree}`);
-  return candidates.filter((blob) => missing.has(blob));
+/** The candidates the mirror lacks, looked up through its presence view: one lookup per id, no fetch. */
+async function narrow(options: CheckoutObjectsOptions, candidates: readonly string[]): Promise<string[]> {
+  if (options.freshMirror) return [...new Set(candidates)];
+  const view = await openPresenceView(options.mirror);
+  return listAbsentObjects(view, [...new Set(candidates)], options.localOptions);
 }
 
-/** The checked-out tree's blobs the mirror may lack: those changed since the complete commit, or a walk. */
+/** The checked-out tree's blobs the mirror lacks: among those changed since the complete commit, or all. */
 async function listCheckoutCandidates(options: CheckoutObjectsOptions): Promise<string[]> {
   // The same commit as last time (no push since): nothing can be missing, and no git runs.
   if (options.completeCommit === options.commit) return [];
-  if (options.completeCommit !== null) {
+  if (options.completeCommit !== null && !options.freshMirror) {
     const changed = await listChangedBlobs(options, options.completeCommit, options.commit, "new").catch(
       (error: unknown) => {
-        // The recorded commit is not in this mirror (a mirror cloned again): walk the tree.
+        // The recorded commit is not in this mirror (a mirror cloned again): look at the whole tree.
         if (isHostGitError(error) && error.code === "GIT_FAILED") return null;
         throw error;
       },
     );
-    if (changed !== null) return narrow(options, changed, options.commit);
+    if (changed !== null) return narrow(options, changed);
   }
-  return [...(await listMissing(options, `${options.commit}^{tree}`))];
+  return narrow(options, await listTreeBlobs(options, options.commit));
 }
 
 /**
  * Brings, in one fetch, every blob the task will read that the partial mirror lacks: those of
- * the checked-out tree and those a review diffs against. On a warm mirror that is only what is
- * new since the last task. Lazy fetching is never relied on: the task's git directory is not a
+ * the checked-out tree and those a review diffs against. On a warm mirror the refresh already
+ * brought the new commits' blobs with their refs, so this is usually no fetch at all. Lazy fetching is never relied on: the task's git directory is not a
  * partial clone, so git there (the host's or a sandboxed command's) fails at once on a missing
  * object instead of reaching for the network.
  */
@@ -131,7 +129,7 @@ export async function bringCheckoutObjects(options: CheckoutObjectsOptions): Pro
     const mergeBase = await mergeBaseOf(options, base);
     if (mergeBase === null) continue;
     const baseSide = await listChangedBlobs(options, mergeBase, options.commit, "old");
-    for (const blob of await narrow(options, baseSide, mergeBase)) wanted.add(blob);
+    for (const blob of await narrow(options, baseSide)) wanted.add(blob);
   }
   if (wanted.size === 0) return { success: true, value: { fetchedBlobs: 0 } };
   try {

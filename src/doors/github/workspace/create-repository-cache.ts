@@ -71,6 +71,8 @@ const MIRROR_REFSPECS = ["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must be refused
 const REF_NAME_PATTERN = /^(?!-)[^\s\x00-\x1f\x7f~^:?*[\\]+$/;
 const SHA_PATTERN = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i;
+/** Blobs of new commits at least this large wait for a task that reads them. */
+const REFRESH_BLOB_LIMIT = "1m";
 
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
@@ -147,7 +149,13 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
       return "cold";
     }
     try {
-      await runHostGit(mirror, ["fetch", "--prune", "origin"], remoteOptions(checkout));
+      // The new commits come with their blobs (all but very large ones) in this one round trip,
+      // so a checkout after a push needs no second fetch. The mirror's own filter stays blob:none.
+      await runHostGit(
+        mirror,
+        ["fetch", "--prune", `--filter=blob:limit=${REFRESH_BLOB_LIMIT}`, "origin"],
+        remoteOptions(checkout),
+      );
     } catch (error) {
       throw fail("FETCH_FAILED", "could not fetch the repository", error);
     }
@@ -208,6 +216,7 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
       commit: sha,
       diffBases,
       completeCommit,
+      freshMirror: cacheState === "cold",
       localOptions: gitOptions(checkout),
       remoteOptions: remoteOptions(checkout),
     }).catch((error: unknown) => ({

@@ -10,6 +10,11 @@ import { scopeCommandRunner } from "../../../../src/core/tools/scope-command-run
 import { diffForPullRequest } from "../../../../src/doors/github/review/diff-range-for-synchronize.js";
 import { commitAndPush } from "../../../../src/doors/github/workspace/commit-and-push.js";
 import { createRepositoryCache } from "../../../../src/doors/github/workspace/create-repository-cache.js";
+import { mirrorNameOf } from "../../../../src/doors/github/workspace/mirror-name-of.js";
+import {
+  listAbsentObjects,
+  openPresenceView,
+} from "../../../../src/doors/github/workspace/open-presence-view.js";
 import { describeWithBwrap } from "../../../core/sandbox/sandbox-test-helpers.js";
 import { createRemoteRepository, git, pushCommit } from "./git-fixtures.js";
 import { startGitHttpServer, type GitHttpServer } from "./git-http-server.js";
@@ -81,6 +86,12 @@ describe("a checkout from a partial mirror", () => {
     const warmBytes = bytesSince(warmStart);
     expect(warm.cacheState).toBe("warm");
     expect(warm.headSha).toBe(newSha);
+    // One conversation with the remote: the refresh brings the new commit's blobs with its refs,
+    // so no second fetch asks for them.
+    const warmFetches = server.requests
+      .slice(warmStart)
+      .filter((request) => request.path.endsWith("/info/refs"));
+    expect(warmFetches).toHaveLength(1);
     // The new version of data.bin, a commit, a tree, refs: nothing old comes again.
     expect(warmBytes).toBeGreaterThan(BLOB_BYTES);
     expect(warmBytes).toBeLessThan(BLOB_BYTES + 20_000);
@@ -88,6 +99,20 @@ describe("a checkout from a partial mirror", () => {
     const log = await runHostGit(warm.repository, ["log", "--format=%H"]);
     expect(log.stdout.trim().split("\n")).toEqual([...history, newSha].reverse());
     await warm.cleanup();
+  });
+
+  it("looks objects up in the partial mirror without fetching one: what is absent is reported, not fetched", async () => {
+    const cacheDir = path.join(root, "cache-presence");
+    const cache = createRepositoryCache({ cacheDir });
+    const checkout = await cache.checkout({ cloneUrl, token: TOKEN, ref: "main" });
+    await checkout.cleanup();
+    const mirror = { gitDirectory: path.join(cacheDir, "mirrors", mirrorNameOf(cloneUrl)) };
+    const oldBlob = git(bare, "rev-parse", `${history[1]}:data.bin`);
+    const tipBlob = git(bare, "rev-parse", "main:data.bin");
+    const requestsBefore = server.requests.length;
+    const view = await openPresenceView(mirror);
+    expect(await listAbsentObjects(view, [oldBlob, tipBlob], {})).toEqual([oldBlob]);
+    expect(server.requests.length).toBe(requestsBefore);
   });
 
   it("diffs a pull request against a base whose blobs no checkout had, when the job names the base", async () => {
