@@ -11,6 +11,8 @@ import type { ClaimedTask, JsonValue, TaskQueue } from "../../queue/task-queue.j
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { createProgressComment } from "../github/create-progress-comment.js";
+import { abortReasonOf } from "../github/jobs/describe-abort.js";
+import { cancelledMessage } from "../github/jobs/job-messages.js";
 import { postReply } from "../github/github-replies.js";
 import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
@@ -160,6 +162,12 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
         onLoopEvent: meter.observe,
         ...(saveHandOver === undefined ? {} : { saveHandOver }),
       });
+      if (signal.aborted && !isLeaseLost(signal)) {
+        // The job ended its own comment with the reason; the queue already marked it cancelled.
+        logger.info({ taskId: claimed.taskId, reason: abortReasonOf(signal) ?? "stop" }, "task cancelled");
+        metrics?.recordTask("cancelled", now() - startedAt);
+        return outcome;
+      }
       metrics?.recordTask(outcomeOfResult(outcome), now() - startedAt);
       return outcome;
     } catch (error) {
@@ -171,9 +179,13 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
         // again"); a stop notice here would tell the person something that did not happen.
         logger.warn({ taskId: claimed.taskId }, "lease lost: the task continues on another worker");
       } else if (signal.aborted) {
-        await progress.finish("Stopped on request.").catch((finishError: unknown) => {
-          logger.warn({ err: finishError, taskId: claimed.taskId }, "could not post the stop notice");
-        });
+        const why = abortReasonOf(signal);
+        logger.info({ taskId: claimed.taskId, reason: why ?? "stop" }, "task cancelled");
+        await progress
+          .finish(why === null ? "Stopped on request." : cancelledMessage(why))
+          .catch((finishError: unknown) => {
+            logger.warn({ err: finishError, taskId: claimed.taskId }, "could not post the stop notice");
+          });
       } else if (!isRetryableError(error) || isLastAttempt) {
         await progress
           .finish(
