@@ -70,8 +70,16 @@ export async function runWorkerLoop<TPayload>(
     controllers.set(task.taskId, controller);
     const timer = setInterval(() => {
       queue.heartbeat(task).then(
-        (isHeld) => {
-          if (!isHeld) controller.abort(new TaskAbortedError("LEASE_LOST"));
+        async (isHeld) => {
+          if (isHeld || controller.signal.aborted) return;
+          // Cancelled from another process (its listeners are not ours): say so, with the reason.
+          // A record that cannot be read leaves it what the failed renewal says: a lost lease.
+          const record = await queue.get(task.taskId).catch(() => null);
+          controller.abort(
+            record?.state === "cancelled"
+              ? new TaskAbortedError("TASK_CANCELLED", record.lastError ?? undefined)
+              : new TaskAbortedError("LEASE_LOST"),
+          );
         },
         (error: unknown) => logger?.warn({ err: error, taskId: task.taskId }, "lease renewal failed"),
       );

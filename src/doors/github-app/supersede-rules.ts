@@ -4,7 +4,7 @@ import type { GitHubRequest } from "./github-request.js";
 export type SupersedeFields = Pick<TaskInput<GitHubRequest>, "kind" | "supersedeRunning">;
 
 /**
- * Which newer request cancels which running one on the same pull request (docs/github-app.md,
+ * Which newer request cancels which running one on the same pull request (docs/deployment.md,
  * "Superseded work"). Every task is enqueued with its command as its kind; only these pairs
  * cancel, in the same queue step as the newer task is enqueued:
  *

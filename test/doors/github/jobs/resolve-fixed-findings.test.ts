@@ -102,7 +102,8 @@ describe("a later review resolves this bot's findings the new commits fixed", ()
       ),
       "Rewrite",
     );
-    model.answers.correctness = findingsJson([{ ...DIVISION, line: 5 }]);
+    // The division finding again, and the one a person resolved: neither is posted a second time.
+    model.answers.correctness = findingsJson([{ ...DIVISION, line: 5 }, SUM]);
     await runGitHubJob(harness.job("review", number), harness.deps(model));
 
     expect(threadResolvedBy(state, onDivision.id)).toBeNull();
