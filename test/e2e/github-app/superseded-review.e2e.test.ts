@@ -10,6 +10,7 @@ import {
   type RecordedRequest,
 } from "../../../src/mock-model/start-mock-model-server.js";
 import { sendSignedWebhook } from "../../support/github-stand-in/send-signed-webhook.js";
+import { threadResolvedBy } from "../../support/github-stand-in/graphql-review-thread-routes.js";
 import {
   startGitHubStandIn,
   type GitHubStandIn,
@@ -87,13 +88,17 @@ function asksAbout(request: RecordedRequest, marker: string): boolean {
  * serve`, the stand-in, a scripted model): the running review is cancelled at once, its comment
  * says why, and only the review of the new head is posted. The first review's reviewers are held
  * at the model until the cancel shows on GitHub, then answered: nothing of it may be posted.
+ * A third push then fixes the line of the finding the second review posted: the next review
+ * resolves that thread and names it.
  */
-describe("a push supersedes the running review of its pull request", () => {
+describe("pushes to a pull request under review, as deployed", () => {
   let github: GitHubStandIn;
   let model: MockModelServer;
   let dataDir: string;
   let app: AppProcess | null = null;
   let releaseFirst: () => void = () => undefined;
+  let number = 0;
+  let secondHead = "";
   const firstReleased = new Promise<void>((resolve) => (releaseFirst = resolve));
 
   beforeAll(async () => {
@@ -112,7 +117,12 @@ describe("a push supersedes the running review of its pull request", () => {
       permissions: { alice: "write" },
     });
     model = await startMockModelServer({
-      script: script([{ type: "text", text: JSON.stringify(FINDING), times: 30 }]),
+      // Three reviewers per review: the cancelled one's and the second one's find the same thing,
+      // the third one's (after the fix) find nothing.
+      script: script([
+        { type: "text", text: JSON.stringify(FINDING), times: 6 },
+        { type: "text", text: "[]", times: 3 },
+      ]),
       beforeAnswer: (request) =>
         asksAbout(request, "FIRST_PUSH") && !asksAbout(request, "SECOND_PUSH")
           ? firstReleased
@@ -156,7 +166,7 @@ describe("a push supersedes the running review of its pull request", () => {
       head: "feature",
       base: "main",
     });
-    const number = pull.data.number;
+    number = pull.data.number;
     const send = (deliveryId: string, payload: Payload) =>
       sendSignedWebhook({
         url: `${app!.url}/api/github/webhooks`,
@@ -174,7 +184,7 @@ describe("a push supersedes the running review of its pull request", () => {
       45_000,
     );
 
-    const secondHead = pushFeature(github, SECOND);
+    secondHead = pushFeature(github, SECOND);
     expect((await send("push-2", synchronizePayload(number, firstHead, secondHead))).status).toBe(200);
     const comments = () =>
       github.repository(OWNER, REPO).comments.filter((comment) => comment.issueNumber === number);
@@ -205,4 +215,29 @@ describe("a push supersedes the running review of its pull request", () => {
     expect(checks.map((check) => check["head_sha"])).toEqual([secondHead]);
     expect(app!.cli.output().stdout + app!.cli.output().stderr).toContain('"msg":"task cancelled"');
   }, 120_000);
+
+  it("resolves the posted finding's thread once a later push fixes its line, and says so", async () => {
+    expect(number).toBeGreaterThan(0);
+    const reviews = () =>
+      github.repository(OWNER, REPO).reviews.filter((review) => review.pullNumber === number);
+    const thread = reviews()[0]!.comments[0]!;
+    expect(thread).toMatchObject({ path: "mul.js", line: 2 });
+    const fixedHead = pushFeature(
+      github,
+      SECOND.replace("  return a * b; // SECOND_PUSH", "  return Number(a) * Number(b);"),
+    );
+    const response = await sendSignedWebhook({
+      url: `${app!.url}/api/github/webhooks`,
+      secret: WEBHOOK_SECRET,
+      event: "pull_request",
+      deliveryId: "push-3",
+      payload: synchronizePayload(number, secondHead, fixedHead),
+    });
+    expect(response.status).toBe(200);
+    await waitFor(() => reviews().length === 2, "the review after the fix", 45_000);
+    expect(reviews()[1]!.commitId).toBe(fixedHead);
+    expect(reviews()[1]!.body).toContain(`Resolved 1 earlier finding fixed by ${fixedHead.slice(0, 7)}:`);
+    expect(reviews()[1]!.body).toContain(`[No test for mul](`);
+    expect(threadResolvedBy(github.repository(OWNER, REPO), thread.id)).toBe("agentforge[bot]");
+  }, 90_000);
 });
