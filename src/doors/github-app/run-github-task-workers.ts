@@ -10,7 +10,7 @@ import {
 import type { ClaimedTask, JsonValue, TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
-import { createProgressComment } from "../github/create-progress-comment.js";
+import { createProgressComment, type ProgressComment } from "../github/create-progress-comment.js";
 import { abortReasonOf } from "../github/jobs/describe-abort.js";
 import { cancelledMessage } from "../github/jobs/job-messages.js";
 import { postReply } from "../github/github-replies.js";
@@ -91,6 +91,26 @@ function outcomeOfResult(outcome: TaskOutcome): TaskMetricOutcome {
   }
 }
 
+/**
+ * After a cancel with a reason (a newer push or command), the comment's last word starts with
+ * that reason, whatever the job was doing when it stopped ("The run was stopped." says less).
+ */
+function withCancelReason(progress: ProgressComment, signal: AbortSignal): ProgressComment {
+  return {
+    start: (text) => progress.start(text),
+    update: (text) => progress.update(text),
+    idle: () => progress.idle(),
+    get commentId() {
+      return progress.commentId;
+    },
+    finish: (text) => {
+      const why = abortReasonOf(signal);
+      const notice = why === null ? null : cancelledMessage(why);
+      return progress.finish(notice === null || text.startsWith(notice) ? text : `${notice}\n\n${text}`);
+    },
+  };
+}
+
 function isLeaseLost(signal: AbortSignal): boolean {
   return signal.aborted && signal.reason instanceof TaskAbortedError && signal.reason.code === "LEASE_LOST";
 }
@@ -158,7 +178,7 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
       const outcome = await options.handler(claimed, {
         octokit,
         signal,
-        progress,
+        progress: withCancelReason(progress, signal),
         onLoopEvent: meter.observe,
         ...(saveHandOver === undefined ? {} : { saveHandOver }),
       });
