@@ -7,6 +7,8 @@ import { prepareQueueDatabase } from "./sqlite-queue-schema.js";
 import { prepareQueueStatements } from "./sqlite-queue-statements.js";
 import {
   TASK_STATES,
+  CANCELLED_ON_REQUEST,
+  type CancelListener,
   type CancelResult,
   type ClaimedTask,
   type EnqueueResult,
@@ -69,7 +71,7 @@ export function createSqliteTaskQueue<TPayload>(
   const leaseMs = options.leaseMs ?? 60_000;
   const defaultMaxAttempts = options.maxAttempts ?? 3;
   const backoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;
-  const listeners = new Set<(taskId: string) => void>();
+  const listeners = new Set<CancelListener>();
 
   let db: Database.Database;
   try {
@@ -156,6 +158,7 @@ export function createSqliteTaskQueue<TPayload>(
     }
     const waiting = statements.waitingForKey.get(task.key) as { id: string } | undefined;
     if (waiting !== undefined) statements.supersede.run(at, at, waiting.id);
+    const cancelledRunning = cancelSupersededRunning(task, at);
     const id = randomUUID();
     statements.insertTask.run({
       id,
@@ -165,11 +168,23 @@ export function createSqliteTaskQueue<TPayload>(
       payload,
       maxAttempts: task.maxAttempts ?? defaultMaxAttempts,
       now: at,
+      kind: task.kind ?? null,
     });
+    const cancelled = cancelledRunning === null ? {} : { cancelledRunningTaskId: cancelledRunning };
     return waiting === undefined
-      ? { accepted: true, reason: "enqueued", taskId: id }
-      : { accepted: true, reason: "replaced-waiting", taskId: id, replacedTaskId: waiting.id };
+      ? { accepted: true, reason: "enqueued", taskId: id, ...cancelled }
+      : { accepted: true, reason: "replaced-waiting", taskId: id, replacedTaskId: waiting.id, ...cancelled };
   });
+
+  /** Inside the enqueue transaction: ends the key's running task if the newer one supersedes it. */
+  function cancelSupersededRunning(task: TaskInput<TPayload>, at: number): string | null {
+    const supersede = task.supersedeRunning;
+    if (supersede === undefined) return null;
+    const running = statements.runningForKey.get(task.key) as { id: string; kind: string | null } | undefined;
+    if (running === undefined || running.kind === null || !supersede.kinds.includes(running.kind)) return null;
+    statements.finish.run("cancelled", at, at, supersede.reason, running.id);
+    return running.id;
+  }
 
   const failTransaction = db.transaction(
     (lease: TaskLease, error: string, retryable: boolean): FailResult => {
@@ -193,7 +208,7 @@ export function createSqliteTaskQueue<TPayload>(
   const cancelTransaction = db.transaction((key: string): CancelResult => {
     const at = now();
     const rows = statements.activeForKey.all(key) as { id: string; state: TaskState }[];
-    for (const row of rows) statements.finish.run("cancelled", at, at, "cancelled on request", row.id);
+    for (const row of rows) statements.finish.run("cancelled", at, at, CANCELLED_ON_REQUEST, row.id);
     return {
       cancelledTaskIds: rows.map((row) => row.id),
       wasRunning: rows.some((row) => row.state === "running"),
@@ -201,11 +216,15 @@ export function createSqliteTaskQueue<TPayload>(
   });
 
   return {
-    enqueue(task) {
-      return guard("enqueue a task", () => {
+    async enqueue(task) {
+      const result = await guard("enqueue a task", () => {
         validateTaskInput(task);
         return enqueueTransaction.immediate(task, JSON.stringify(task.payload));
       });
+      const cancelled = result.cancelledRunningTaskId;
+      if (cancelled !== undefined && task.supersedeRunning !== undefined)
+        for (const listener of listeners) listener(cancelled, task.supersedeRunning.reason);
+      return result;
     },
     claim(workerId) {
       return guard("claim a task", () => claimTransaction.immediate(workerId));
@@ -230,7 +249,8 @@ export function createSqliteTaskQueue<TPayload>(
     },
     async cancel(key) {
       const result = await guard("cancel tasks", () => cancelTransaction.immediate(key));
-      for (const taskId of result.cancelledTaskIds) for (const listener of listeners) listener(taskId);
+      for (const taskId of result.cancelledTaskIds)
+        for (const listener of listeners) listener(taskId, CANCELLED_ON_REQUEST);
       return result;
     },
     onCancel(listener) {

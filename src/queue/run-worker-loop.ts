@@ -32,8 +32,16 @@ export interface WorkerLoopSummary {
 /** Why a task's signal was aborted; handlers can read `signal.reason`. */
 export class TaskAbortedError extends Error {
   override readonly name = "TaskAbortedError";
-  constructor(readonly code: "TASK_CANCELLED" | "LEASE_LOST") {
-    super(code === "TASK_CANCELLED" ? "the task was cancelled" : "the task's lease was lost");
+  constructor(
+    readonly code: "TASK_CANCELLED" | "LEASE_LOST",
+    /** For a cancellation: why, as the queue recorded it (e.g. the newer push that superseded it). */
+    readonly reason?: string,
+  ) {
+    super(
+      code === "TASK_CANCELLED"
+        ? `the task was cancelled${reason === undefined ? "" : `: ${reason}`}`
+        : "the task's lease was lost",
+    );
   }
 }
 
@@ -53,8 +61,8 @@ export async function runWorkerLoop<TPayload>(
   const running = new Set<Promise<void>>();
   const controllers = new Map<string, AbortController>();
   const counts = { claimed: 0, completed: 0, failed: 0 };
-  const stopCancelListener = queue.onCancel((taskId) => {
-    controllers.get(taskId)?.abort(new TaskAbortedError("TASK_CANCELLED"));
+  const stopCancelListener = queue.onCancel((taskId, reason) => {
+    controllers.get(taskId)?.abort(new TaskAbortedError("TASK_CANCELLED", reason));
   });
 
   async function runTask(task: ClaimedTask<TPayload>): Promise<void> {
@@ -62,8 +70,16 @@ export async function runWorkerLoop<TPayload>(
     controllers.set(task.taskId, controller);
     const timer = setInterval(() => {
       queue.heartbeat(task).then(
-        (isHeld) => {
-          if (!isHeld) controller.abort(new TaskAbortedError("LEASE_LOST"));
+        async (isHeld) => {
+          if (isHeld || controller.signal.aborted) return;
+          // Cancelled from another process (its listeners are not ours): say so, with the reason.
+          // A record that cannot be read leaves it what the failed renewal says: a lost lease.
+          const record = await queue.get(task.taskId).catch(() => null);
+          controller.abort(
+            record?.state === "cancelled"
+              ? new TaskAbortedError("TASK_CANCELLED", record.lastError ?? undefined)
+              : new TaskAbortedError("LEASE_LOST"),
+          );
         },
         (error: unknown) => logger?.warn({ err: error, taskId: task.taskId }, "lease renewal failed"),
       );

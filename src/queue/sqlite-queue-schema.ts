@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { QueueError } from "./queue-error.js";
 
-export const SQLITE_QUEUE_SCHEMA_VERSION = 1;
+export const SQLITE_QUEUE_SCHEMA_VERSION = 2;
 
 /**
  * The partial unique indexes are the queue's invariants written where no code path can skip
@@ -40,6 +40,9 @@ CREATE TABLE deliveries (
 CREATE INDEX deliveries_by_age ON deliveries(seen_at);
 `;
 
+/** Version 2: the task's kind, which a newer task's `supersedeRunning` matches on. */
+const MIGRATE_V1_TO_V2 = "ALTER TABLE tasks ADD COLUMN kind TEXT;";
+
 /**
  * WAL with synchronous=FULL: a commit returns only after the log is on disk, so a task whose
  * enqueue returned survives a crash of the process or of the machine.
@@ -52,7 +55,7 @@ export function prepareQueueDatabase(db: Database): void {
   const checkVersion = (): boolean => {
     const version = db.pragma("user_version", { simple: true });
     if (version === SQLITE_QUEUE_SCHEMA_VERSION) return true;
-    if (version !== 0) {
+    if (version !== 0 && version !== 1) {
       throw new QueueError(
         "STORE_FAILED",
         `queue database has schema version ${String(version)}; this build knows ${SQLITE_QUEUE_SCHEMA_VERSION}`,
@@ -65,7 +68,9 @@ export function prepareQueueDatabase(db: Database): void {
   // lets one create the schema; the other then sees the version inside its own and does nothing.
   db.transaction(() => {
     if (checkVersion()) return;
-    db.exec(SCHEMA_V1);
+    // A database of version 1 (tasks kept across an upgrade) gains the column; a new one is made.
+    if (db.pragma("user_version", { simple: true }) === 0) db.exec(SCHEMA_V1);
+    db.exec(MIGRATE_V1_TO_V2);
     db.pragma(`user_version = ${SQLITE_QUEUE_SCHEMA_VERSION}`);
   }).immediate();
 }

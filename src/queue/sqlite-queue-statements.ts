@@ -11,8 +11,9 @@ export function prepareQueueStatements(db: Database) {
       "UPDATE tasks SET state = 'superseded', finished_at = ?, updated_at = ? WHERE id = ?",
     ),
     insertTask: db.prepare(`INSERT INTO tasks
-      (id, delivery_id, task_key, installation_id, state, payload, max_attempts, available_at, enqueued_at, updated_at)
-      VALUES (@id, @deliveryId, @key, @installationId, 'queued', @payload, @maxAttempts, @now, @now, @now)`),
+      (id, delivery_id, task_key, installation_id, state, payload, max_attempts, available_at, enqueued_at, updated_at, kind)
+      VALUES (@id, @deliveryId, @key, @installationId, 'queued', @payload, @maxAttempts, @now, @now, @now, @kind)`),
+    runningForKey: db.prepare("SELECT id, kind FROM tasks WHERE task_key = ? AND state = 'running'"),
     expiredLeases: db.prepare("SELECT * FROM tasks WHERE state = 'running' AND lease_expires_at < ?"),
     requeue: db.prepare(`UPDATE tasks SET state = 'queued', available_at = ?, updated_at = ?, last_error = ?,
       lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL WHERE id = ?`),

@@ -29,6 +29,15 @@ export interface TaskInput<TPayload> {
   readonly payload: TPayload;
   /** Overrides the queue's default number of attempts for this task. */
   readonly maxAttempts?: number;
+  /** What sort of work this is (e.g. `review`); a later `supersedeRunning` matches on it. */
+  readonly kind?: string;
+  /**
+   * Cancels the key's running task in the same atomic step as this one is enqueued, when that
+   * task's `kind` is one of `kinds` (a task without a kind is never cancelled this way). The
+   * cancelled task ends as `cancelled` with `reason` as its last error, and `onCancel` listeners
+   * hear of it, so its worker aborts at once.
+   */
+  readonly supersedeRunning?: { readonly kinds: readonly string[]; readonly reason: string };
 }
 
 export type EnqueueReason = "enqueued" | "duplicate-delivery" | "replaced-waiting";
@@ -40,6 +49,8 @@ export interface EnqueueResult {
   readonly taskId: string | null;
   /** Set when reason is `replaced-waiting`: the waiting task now marked `superseded`. */
   readonly replacedTaskId?: string;
+  /** Set when `supersedeRunning` matched: the running task now marked `cancelled`. */
+  readonly cancelledRunningTaskId?: string;
 }
 
 /**
@@ -107,6 +118,11 @@ export interface CancelResult {
   readonly wasRunning: boolean;
 }
 
+export type CancelListener = (taskId: string, reason: string) => void;
+
+/** The last error of a task `cancel(key)` ended. */
+export const CANCELLED_ON_REQUEST = "cancelled on request";
+
 export type QueueStats = Readonly<Record<TaskState, number>>;
 
 export interface TaskQueue<TPayload> {
@@ -126,8 +142,12 @@ export interface TaskQueue<TPayload> {
   saveHandOver?(lease: TaskLease, value: JsonValue): Promise<boolean>;
   /** Cancels the waiting and the running task of a key. */
   cancel(key: string): Promise<CancelResult>;
-  /** In-process notification of cancellations, so a local worker can abort at once. */
-  onCancel(listener: (taskId: string) => void): () => void;
+  /**
+   * In-process notification of cancellations, so a local worker can abort at once. `reason` is
+   * what the task's record keeps as its last error ("cancelled on request", or the reason a
+   * newer task gave in `supersedeRunning`).
+   */
+  onCancel(listener: CancelListener): () => void;
   /** True when this delivery id was already accepted (as a task or as an immediate answer). */
   hasDelivery(deliveryId: string): Promise<boolean>;
   /** Records a delivery answered without a task (help, stop); false when it was already seen. */

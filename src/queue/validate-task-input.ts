@@ -12,5 +12,13 @@ export function validateTaskInput<TPayload>(task: TaskInput<TPayload>): void {
   if (task.maxAttempts !== undefined && (!Number.isSafeInteger(task.maxAttempts) || task.maxAttempts < 1)) {
     problems.push("maxAttempts");
   }
+  if (task.kind !== undefined && (task.kind.length === 0 || task.kind.length > MAX_ID_LENGTH)) problems.push("kind");
+  const supersede = task.supersedeRunning;
+  if (
+    supersede !== undefined &&
+    (supersede.reason.length === 0 ||
+      supersede.kinds.some((kind) => kind.length === 0 || kind.length > MAX_ID_LENGTH || kind.includes("\n")))
+  )
+    problems.push("supersedeRunning");
   if (problems.length > 0) throw new QueueError("INVALID_TASK", `invalid task: ${problems.join(", ")}`);
 }

@@ -97,6 +97,38 @@ describe("runWorkerLoop", () => {
     expect((await queue.get(taskId!))?.state).toBe("cancelled");
   });
 
+  it("learns at its next lease renewal of a cancel made by another process, with the reason", async () => {
+    await queue.enqueue(task("o/r#1", "old review", { kind: "review" }));
+    const controller = new AbortController();
+    const started = deferred();
+    const aborted = deferred<unknown>();
+    const loop = runWorkerLoop(
+      queue,
+      (_claimed, { signal }) =>
+        new Promise((_resolve, reject) => {
+          started.resolve();
+          signal.addEventListener("abort", () => {
+            aborted.resolve(signal.reason);
+            reject(new Error("stopped"));
+          });
+        }),
+      { concurrency: 1, signal: controller.signal, pollMs: 5, heartbeatMs: 20 },
+    );
+    await started.promise;
+    // Another connection (the intake process) supersedes it: this process's listeners hear nothing.
+    const intake = openTestQueue(dir);
+    const reason = "a newer push abc1234 arrived; reviewing that instead";
+    await intake.enqueue(
+      task("o/r#1", "new review", { kind: "review", supersedeRunning: { kinds: ["review"], reason } }),
+    );
+    const abortReason = await aborted.promise;
+    controller.abort();
+    await loop;
+    await intake.close();
+    expect(abortReason).toBeInstanceOf(TaskAbortedError);
+    expect(abortReason).toMatchObject({ code: "TASK_CANCELLED", reason });
+  });
+
   it("retries a task that throws a retryable error", async () => {
     const retrying = openTestQueue(dir, { retryBackoff: { baseMs: 1, maxMs: 1 } });
     await retrying.enqueue(task("o/r#1", "flaky"));

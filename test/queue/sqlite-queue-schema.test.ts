@@ -38,11 +38,26 @@ describe("prepareQueueDatabase", () => {
     }
   });
 
+  it("upgrades a version 1 database in place, keeping its tasks, and adds the kind column", () => {
+    const db = new Database(":memory:");
+    try {
+      db.exec(`CREATE TABLE tasks (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE);
+        CREATE TABLE deliveries (delivery_id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);
+        INSERT INTO tasks (id) VALUES ('kept');`);
+      db.pragma("user_version = 1");
+      prepareQueueDatabase(db);
+      expect(db.pragma("user_version", { simple: true })).toBe(2);
+      expect(db.prepare("SELECT id, kind FROM tasks").all()).toEqual([{ id: "kept", kind: null }]);
+    } finally {
+      db.close();
+    }
+  });
+
   it("refuses a database of an unknown schema version by name", () => {
     const db = new Database(":memory:");
     try {
       db.pragma("user_version = 7");
-      expect(() => prepareQueueDatabase(db)).toThrow(/schema version 7; this build knows 1/);
+      expect(() => prepareQueueDatabase(db)).toThrow(/schema version 7; this build knows 2/);
     } finally {
       db.close();
     }

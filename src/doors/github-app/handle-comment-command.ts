@@ -5,6 +5,7 @@ import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply, type CommandSource } from "../github/github-replies.js";
 import { taskKeyOf, type GitHubRequest } from "./github-request.js";
+import { supersedeRulesFor } from "./supersede-rules.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { deriveCommentRequest } from "../github/commands/derive-comment-request.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
@@ -124,27 +125,30 @@ export async function handleCommentCommand(
     await answer(renderBudgetComment(spent, new Date(deps.now())));
     return "budget-spent";
   }
+  const task: GitHubRequest = {
+    deliveryId: event.id,
+    eventName: event.name,
+    installationId: input.installationId,
+    owner,
+    repo,
+    number: input.number,
+    isPullRequest: input.isPullRequest,
+    command,
+    trigger: input.source.kind === "review-comment" ? "review-comment" : "comment",
+    requester: input.author.login,
+    commentId: input.source.commentId,
+    headSha: input.headSha,
+    beforeSha: null,
+    reviewComment: input.reviewComment,
+    receivedAt: deps.now(),
+  };
+  // A newer fix or request on a pull request supersedes the running one (supersede-rules.ts).
   const result = await deps.queue.enqueue({
     deliveryId: event.id,
     key,
     installationId: input.installationId,
-    payload: {
-      deliveryId: event.id,
-      eventName: event.name,
-      installationId: input.installationId,
-      owner,
-      repo,
-      number: input.number,
-      isPullRequest: input.isPullRequest,
-      command,
-      trigger: input.source.kind === "review-comment" ? "review-comment" : "comment",
-      requester: input.author.login,
-      commentId: input.source.commentId,
-      headSha: input.headSha,
-      beforeSha: null,
-      reviewComment: input.reviewComment,
-      receivedAt: deps.now(),
-    },
+    payload: task,
+    ...supersedeRulesFor(task),
   });
   if (!result.accepted) return "duplicate";
   await tellReplacedRequest(event.octokit, deps, result.replacedTaskId, {

@@ -91,6 +91,8 @@ export async function handleEventTrigger(
     deliveryId: event.id,
     key: taskKeyOf({ owner, repo, number }),
     installationId,
+    // Its kind lets a later push cancel a requested review that is running (supersede-rules.ts).
+    kind: derived.command.kind,
     payload: {
       deliveryId: event.id,
       eventName: event.name,

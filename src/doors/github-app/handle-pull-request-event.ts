@@ -5,7 +5,8 @@ import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { postReply } from "../github/github-replies.js";
-import { taskKeyOf } from "./github-request.js";
+import { taskKeyOf, type GitHubRequest } from "./github-request.js";
+import { supersedeRulesFor } from "./supersede-rules.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
 import { parseWebhookPayload, pullRequestPayloadSchema } from "./webhook-payloads.js";
@@ -63,33 +64,44 @@ export async function handlePullRequestEvent(
     deps.logger.info({ ...log, reason: spent.reason }, "budget spent: automatic review skipped");
     return "budget-spent";
   }
+  const request: GitHubRequest = {
+    deliveryId: event.id,
+    eventName: event.name,
+    installationId: payload.installation.id,
+    owner,
+    repo,
+    number: pull.number,
+    isPullRequest: true,
+    command: { kind: "review" },
+    trigger: "pull-request",
+    requester: payload.sender.login,
+    commentId: null,
+    headSha: pull.head.sha,
+    beforeSha: payload.action === "synchronize" ? (payload.before ?? null) : null,
+    reviewComment: null,
+    receivedAt: deps.now(),
+  };
+  // A push supersedes the review still running for the old head (see supersede-rules.ts).
   const result = await deps.queue.enqueue({
     deliveryId: event.id,
     key: taskKeyOf({ owner, repo, number: pull.number }),
     installationId: payload.installation.id,
-    payload: {
-      deliveryId: event.id,
-      eventName: event.name,
-      installationId: payload.installation.id,
-      owner,
-      repo,
-      number: pull.number,
-      isPullRequest: true,
-      command: { kind: "review" },
-      trigger: "pull-request",
-      requester: payload.sender.login,
-      commentId: null,
-      headSha: pull.head.sha,
-      beforeSha: payload.action === "synchronize" ? (payload.before ?? null) : null,
-      reviewComment: null,
-      receivedAt: deps.now(),
-    },
+    payload: request,
+    ...supersedeRulesFor(request),
   });
   if (!result.accepted) return "duplicate";
   await tellReplacedRequest(event.octokit, deps, result.replacedTaskId, {
     requester: payload.sender.login,
     kind: "review",
   });
-  deps.logger.info({ ...log, taskId: result.taskId, reason: result.reason }, "automatic review enqueued");
+  deps.logger.info(
+    {
+      ...log,
+      taskId: result.taskId,
+      reason: result.reason,
+      ...(result.cancelledRunningTaskId === undefined ? {} : { cancelled: result.cancelledRunningTaskId }),
+    },
+    "automatic review enqueued",
+  );
   return "enqueued";
 }

@@ -10,7 +10,9 @@ import {
 import { isReportAttempt, type ClaimedTask, type JsonValue, type TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
-import { createProgressComment } from "../github/create-progress-comment.js";
+import { createProgressComment, type ProgressComment } from "../github/create-progress-comment.js";
+import { abortReasonOf } from "../github/jobs/describe-abort.js";
+import { cancelledMessage } from "../github/jobs/job-messages.js";
 import { postReply } from "../github/github-replies.js";
 import type { GitHubRequest } from "./github-request.js";
 import type { DoorLogger } from "../github/github-logger.js";
@@ -89,6 +91,26 @@ function outcomeOfResult(outcome: TaskOutcome): TaskMetricOutcome {
   }
 }
 
+/**
+ * After a cancel with a reason (a newer push or command), the comment's last word starts with
+ * that reason, whatever the job was doing when it stopped ("The run was stopped." says less).
+ */
+function withCancelReason(progress: ProgressComment, signal: AbortSignal): ProgressComment {
+  return {
+    start: (text) => progress.start(text),
+    update: (text) => progress.update(text),
+    idle: () => progress.idle(),
+    get commentId() {
+      return progress.commentId;
+    },
+    finish: (text) => {
+      const why = abortReasonOf(signal);
+      const notice = why === null ? null : cancelledMessage(why);
+      return progress.finish(notice === null || text.startsWith(notice) ? text : `${notice}\n\n${text}`);
+    },
+  };
+}
+
 function isLeaseLost(signal: AbortSignal): boolean {
   return signal.aborted && signal.reason instanceof TaskAbortedError && signal.reason.code === "LEASE_LOST";
 }
@@ -157,10 +179,16 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
       const outcome = await options.handler(claimed, {
         octokit,
         signal,
-        progress,
+        progress: withCancelReason(progress, signal),
         onLoopEvent: meter.observe,
         ...(saveHandOver === undefined ? {} : { saveHandOver }),
       });
+      if (signal.aborted && !isLeaseLost(signal)) {
+        // The job ended its own comment with the reason; the queue already marked it cancelled.
+        logger.info({ taskId: claimed.taskId, reason: abortReasonOf(signal) ?? "stop" }, "task cancelled");
+        metrics?.recordTask("cancelled", now() - startedAt);
+        return outcome;
+      }
       metrics?.recordTask(outcomeOfResult(outcome), now() - startedAt);
       return outcome;
     } catch (error) {
@@ -172,9 +200,13 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
         // again"); a stop notice here would tell the person something that did not happen.
         logger.warn({ taskId: claimed.taskId }, "lease lost: the task continues on another worker");
       } else if (signal.aborted) {
-        await progress.finish("Stopped on request.").catch((finishError: unknown) => {
-          logger.warn({ err: finishError, taskId: claimed.taskId }, "could not post the stop notice");
-        });
+        const why = abortReasonOf(signal);
+        logger.info({ taskId: claimed.taskId, reason: why ?? "stop" }, "task cancelled");
+        await progress
+          .finish(why === null ? "Stopped on request." : cancelledMessage(why))
+          .catch((finishError: unknown) => {
+            logger.warn({ err: finishError, taskId: claimed.taskId }, "could not post the stop notice");
+          });
       } else if (!isRetryableError(error) || isLastAttempt) {
         await progress
           .finish(

@@ -3,7 +3,9 @@ import { Redis } from "ioredis";
 import { QueueError } from "../queue-error.js";
 import { DEFAULT_RETRY_BACKOFF } from "../retry-delay.js";
 import {
+  CANCELLED_ON_REQUEST,
   TASK_STATES,
+  type CancelListener,
   type ClaimedTask,
   type EnqueueReason,
   type QueueStats,
@@ -53,7 +55,7 @@ export function createBullmqTaskQueue<TPayload>(
     stalledCheckMs: options.stalledCheckMs ?? Math.max(500, Math.floor(leaseMs / 2)),
     reportError,
   });
-  const listeners = new Set<(taskId: string) => void>();
+  const listeners = new Set<CancelListener>();
   let isClosed = false;
 
   async function guard<T>(action: string, work: () => Promise<T>): Promise<T> {
@@ -137,7 +139,7 @@ export function createBullmqTaskQueue<TPayload>(
         // The ticket exists before the record, delayed: if this process dies in between, the
         // ticket finds no record and is dropped; if it dies after, the ticket still runs.
         await tickets.add(taskId, leaseMs);
-        const [reason, other, keyState] = asReply(
+        const [reason, other, keyState, cancelledRunning] = asReply(
           await commands.enqueue(
             taskId,
             task.deliveryId,
@@ -147,6 +149,9 @@ export function createBullmqTaskQueue<TPayload>(
             task.maxAttempts ?? defaultMaxAttempts,
             Date.now(),
             retentionMs,
+            task.kind ?? "",
+            task.supersedeRunning?.kinds.join("\n") ?? "",
+            task.supersedeRunning?.reason ?? "",
           ),
         );
         if (reason === "duplicate-delivery") {
@@ -155,11 +160,17 @@ export function createBullmqTaskQueue<TPayload>(
         }
         if (keyState === "free") await tickets.promote(taskId);
         else tickets.forget(taskId);
+        const cancelled: { cancelledRunningTaskId?: string } = {};
+        if (cancelledRunning !== undefined && cancelledRunning !== "") {
+          cancelled.cancelledRunningTaskId = cancelledRunning;
+          await tickets.remove(cancelledRunning);
+          for (const listener of listeners) listener(cancelledRunning, task.supersedeRunning?.reason ?? "");
+        }
         if (reason === "replaced-waiting" && other !== undefined && other !== "") {
           await tickets.remove(other);
-          return { accepted: true, reason, taskId, replacedTaskId: other };
+          return { accepted: true, reason, taskId, replacedTaskId: other, ...cancelled };
         }
-        return { accepted: true, reason: "enqueued" satisfies EnqueueReason, taskId };
+        return { accepted: true, reason: "enqueued" satisfies EnqueueReason, taskId, ...cancelled };
       });
     },
     async claim(workerId) {
@@ -229,12 +240,12 @@ export function createBullmqTaskQueue<TPayload>(
     },
     async cancel(key) {
       const reply = await guard("cancel tasks", async () =>
-        asReply(await commands.cancel(key, Date.now(), retentionMs)),
+        asReply(await commands.cancel(key, Date.now(), retentionMs, CANCELLED_ON_REQUEST)),
       );
       const cancelledTaskIds = reply.slice(1);
       for (const taskId of cancelledTaskIds) {
         await tickets.remove(taskId);
-        for (const listener of listeners) listener(taskId);
+        for (const listener of listeners) listener(taskId, CANCELLED_ON_REQUEST);
       }
       return { cancelledTaskIds, wasRunning: reply[0] === "1" };
     },

@@ -61,7 +61,11 @@ local function waitingOf(key)
 end
 `;
 
-/** ARGV: base, lockBase, taskId, deliveryId, key, installationId, payload, maxAttempts, now, retentionMs */
+/**
+ * ARGV: base, lockBase, taskId, deliveryId, key, installationId, payload, maxAttempts, now,
+ * retentionMs, kind ("" for none), supersedeKinds (newline-separated, "" for none), reason.
+ * Returns {reason, replacedId, "busy"|"free", cancelledRunningId}.
+ */
 export const ENQUEUE_SCRIPT = `${HELPERS}
 local id, deliveryId, key = ARGV[3], ARGV[4], ARGV[5]
 local now, retentionMs = tonumber(ARGV[9]), tonumber(ARGV[10])
@@ -76,14 +80,31 @@ if waiting and redis.call("HGET", taskKey(waiting), "state") == "queued" then
   finish(waiting, "queued", "superseded", now, false, retentionMs)
   replaced = waiting
 end
+-- A newer task may end the key's running one in this same step (a push supersedes its review).
+local cancelled = ""
+local running = redis.call("HGET", k, "running")
+if ARGV[12] ~= "" and running and redis.call("HGET", taskKey(running), "state") == "running" then
+  local runningKind = redis.call("HGET", taskKey(running), "kind")
+  if runningKind then
+    for candidate in string.gmatch(ARGV[12], "[^\\n]+") do
+      if candidate == runningKind then
+        release(running)
+        finish(running, "running", "cancelled", now, ARGV[13], retentionMs)
+        cancelled = running
+        break
+      end
+    end
+  end
+end
 redis.call("HSET", taskKey(id), "key", key, "deliveryId", deliveryId, "installationId", ARGV[6],
   "payload", ARGV[7], "maxAttempts", ARGV[8], "attempts", 0, "state", "queued",
   "enqueuedAt", now, "availableAt", now)
+if ARGV[11] ~= "" then redis.call("HSET", taskKey(id), "kind", ARGV[11]) end
 redis.call("HINCRBY", statsKey, "queued", 1)
 redis.call("HSET", k, "waiting", id)
-local running = redis.call("HGET", k, "running")
+running = redis.call("HGET", k, "running")
 local isBusy = running and isAlive(running, redis.call("HGET", k, "runningToken"))
-return {replaced == "" and "enqueued" or "replaced-waiting", replaced, isBusy and "busy" or "free"}
+return {replaced == "" and "enqueued" or "replaced-waiting", replaced, isBusy and "busy" or "free", cancelled}
 `;
 
 /** ARGV: base, lockBase, deliveryId, retentionMs */
@@ -215,7 +236,7 @@ redis.call("HSET", t, "handOver", ARGV[5])
 return 1
 `;
 
-/** ARGV: base, lockBase, key, now, retentionMs. Returns {wasRunning, cancelledIds...}. */
+/** ARGV: base, lockBase, key, now, retentionMs, reason. Returns {wasRunning, cancelledIds...}. */
 export const CANCEL_SCRIPT = `${HELPERS}
 local k = keyStateKey(ARGV[3])
 local now, retentionMs = tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -223,13 +244,13 @@ local result = {0}
 local running = redis.call("HGET", k, "running")
 if running and redis.call("HGET", taskKey(running), "state") == "running" then
   release(running)
-  finish(running, "running", "cancelled", now, "cancelled on request", retentionMs)
+  finish(running, "running", "cancelled", now, ARGV[6], retentionMs)
   result[1] = 1
   table.insert(result, running)
 end
 local waiting = redis.call("HGET", k, "waiting")
 if waiting and redis.call("HGET", taskKey(waiting), "state") == "queued" then
-  finish(waiting, "queued", "cancelled", now, "cancelled on request", retentionMs)
+  finish(waiting, "queued", "cancelled", now, ARGV[6], retentionMs)
   table.insert(result, waiting)
 end
 return result

@@ -237,6 +237,45 @@ export function describeTaskQueueContract(engineName: string, engine: ContractEn
       expect((await queue.claim("w"))?.payload.label).toBe("other");
     });
 
+    it("cancels the running task of a superseded kind while enqueueing its successor, which then runs", async () => {
+      const queue = open();
+      const review = await queue.enqueue(task("o/r#1", "old review", { kind: "review" }));
+      const claimed = await queue.claim("w1");
+      expect(claimed?.taskId).toBe(review.taskId);
+      const heard: [string, string][] = [];
+      queue.onCancel((id, reason) => heard.push([id, reason]));
+      const reason = "a newer push abc1234 arrived";
+      const newer = await queue.enqueue(
+        task("o/r#1", "new review", { kind: "review", supersedeRunning: { kinds: ["review"], reason } }),
+      );
+      expect(newer).toMatchObject({ accepted: true, reason: "enqueued", cancelledRunningTaskId: review.taskId });
+      expect(heard).toEqual([[review.taskId, reason]]);
+      expect(await queue.get(review.taskId!)).toMatchObject({ state: "cancelled", lastError: reason });
+      // The cancelled run can no longer finish the task, and the successor may start at once.
+      expect(await queue.complete(claimed!, { status: "review-posted" })).toBe(false);
+      expect((await claimWithin(queue, 5000)).taskId).toBe(newer.taskId);
+      expect(await queue.stats()).toMatchObject({ cancelled: 1, running: 1, completed: 0 });
+    });
+
+    it("leaves a running task of another kind, or without a kind, running when a newer task supersedes", async () => {
+      const queue = open();
+      const fix = await queue.enqueue(task("o/r#1", "fix", { kind: "fix" }));
+      const plain = await queue.enqueue(task("o/r#2", "plain"));
+      await queue.claim("w1");
+      await queue.claim("w2");
+      const heard: string[] = [];
+      queue.onCancel((id) => heard.push(id));
+      const supersedeRunning = { kinds: ["review"], reason: "a newer push arrived" };
+      const afterFix = await queue.enqueue(task("o/r#1", "review", { kind: "review", supersedeRunning }));
+      const afterPlain = await queue.enqueue(task("o/r#2", "review", { kind: "review", supersedeRunning }));
+      expect(afterFix.cancelledRunningTaskId).toBeUndefined();
+      expect(afterPlain.cancelledRunningTaskId).toBeUndefined();
+      expect(heard).toEqual([]);
+      expect((await queue.get(fix.taskId!))?.state).toBe("running");
+      expect((await queue.get(plain.taskId!))?.state).toBe("running");
+      expect(await queue.claim("w3")).toBeNull();
+    });
+
     it("fails a stored task whose payload no longer decodes, without blocking the queue", async () => {
       const queue = open();
       await queue.enqueue({

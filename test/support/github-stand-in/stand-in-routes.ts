@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { commentableLines, git, readFileAt, resolveRef } from "./bare-repository.js";
 import { handleLabelRoute, labelsJson } from "./label-routes.js";
+import { handleGraphqlRoute } from "./graphql-review-thread-routes.js";
 import type { StandInPull, StandInRepository, StandInUser } from "./stand-in-state.js";
 
 export class HttpError extends Error {
@@ -435,6 +436,7 @@ export function createStandInRoutes(deps: RouteDependencies) {
             repository_selection: "all",
           },
         };
+      if (route === "/graphql" || route === "/api/graphql") return handleGraphqlRoute(request, deps);
       if ((match = /^\/users\/([^/]+)$/.exec(route)) && method === "GET")
         return { status: 200, data: userJson(deps.userOf(decodeURIComponent(match[1]!))) };
       if ((match = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(route)))

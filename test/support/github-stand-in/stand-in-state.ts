@@ -56,6 +56,8 @@ export interface StandInThreadReply {
   readonly pullNumber: number;
   /** The review comment that opened the thread. */
   readonly inReplyTo: number;
+  /** Who wrote it: the App's bot unless a test adds a person's reply. */
+  readonly author?: string;
   body: string;
   readonly history: string[];
 }

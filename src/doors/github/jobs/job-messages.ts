@@ -1,6 +1,7 @@
 import { isEveryActionRefused, type RunResult } from "../../../core/agent-run.js";
 import type { ExitReason } from "../../../core/loop/index.js";
 import { REPOSITORY_CONFIG_PATH } from "../repository-config.js";
+import { abortReasonOf } from "./describe-abort.js";
 import { formatUsage } from "./track-run-progress.js";
 import type { PublishFixResult } from "./stages/publish-fix-stage.js";
 import type { TestRun } from "./stages/run-test-stage.js";
@@ -88,10 +89,17 @@ export function invalidConfigMessage(problems: string): string {
   return `❌ I did not start: \`${REPOSITORY_CONFIG_PATH}\` on the default branch is not valid.\n\n${lines}`;
 }
 
-export function jobCrashedMessage(reason: string, isStopped: boolean, mention: string): string {
-  return isStopped
-    ? "⏹️ Stopped. Nothing more will happen for this request."
-    : `❌ The run failed: ${reason}\n\nYou can try again with a new comment, or \`${mention} help\`.`;
+export function jobCrashedMessage(reason: string, stopped: AbortSignal | boolean, mention: string): string {
+  const isStopped = typeof stopped === "boolean" ? stopped : stopped.aborted;
+  if (!isStopped)
+    return `❌ The run failed: ${reason}\n\nYou can try again with a new comment, or \`${mention} help\`.`;
+  const why = typeof stopped === "boolean" ? null : abortReasonOf(stopped);
+  return why === null ? "⏹️ Stopped. Nothing more will happen for this request." : cancelledMessage(why);
+}
+
+/** A run a newer push or command superseded, in the comment that followed it. */
+export function cancelledMessage(why: string): string {
+  return `⏹️ Cancelled: ${why}. This run stops here; nothing more is posted or pushed for it.`;
 }
 
 /** The fix job's last word, from what publishing did. */
@@ -172,6 +180,6 @@ export const reviewMessages = {
     `Nothing to review in ${scope} of #${number} (no changed files outside \`review.ignore_paths\`).`,
   alreadyReviewed: (number: number, headSha: string, mention: string) =>
     `Nothing new to review on #${number}: the last review was of ${headSha.slice(0, 7)}, its current head. \`${mention} review full\` reviews the whole pull request again.`,
-  posted: (reported: number, url: string | null, usage: string) =>
-    `✅ Review posted with ${reported} finding(s):${url === null ? "" : ` ${url}`}\n\n${usage}`,
+  posted: (reported: number, url: string | null, usage: string, resolved = 0) =>
+    `✅ Review posted with ${reported} finding(s)${resolved > 0 ? `; ${resolved} earlier finding(s) resolved as fixed` : ""}:${url === null ? "" : ` ${url}`}\n\n${usage}`,
 };

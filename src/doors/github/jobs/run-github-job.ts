@@ -66,7 +66,7 @@ export async function runGitHubJob(job: GitHubJob, dependencies: JobDependencies
         return await runRequestJob(context);
     }
   } catch (error) {
-    const text = jobCrashedMessage(describeError(error), deps.signal.aborted, deps.github.mention);
+    const text = jobCrashedMessage(describeError(error), deps.signal, deps.github.mention);
     await deps.report.progress.finish(text).catch((finishError: unknown) => {
       deps.report.log?.("could not post the failure notice", { error: describeError(finishError) });
     });

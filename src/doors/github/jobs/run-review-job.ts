@@ -6,6 +6,11 @@ import { jobHeadings, reviewMessages } from "./job-messages.js";
 import { prepareJobWorkspace } from "./prepare-job-workspace.js";
 import { readPullRequest } from "./read-pull-request.js";
 import { readOwnReviewHistory } from "../review/read-own-review-history.js";
+import { findFixedThreads, threadCommits } from "../review/find-fixed-threads.js";
+import { fingerprintFinding } from "../review/fingerprint-finding.js";
+import { readReviewThreads, type ReviewThread } from "../review/read-review-threads.js";
+import type { GitHubRequester } from "../pull-request/github-requester.js";
+import type { GitHubJob, JobReport } from "./github-job.js";
 import { publishReviewStage } from "./stages/publish-review-stage.js";
 import { readReviewDiffStage } from "./stages/read-review-diff-stage.js";
 
@@ -39,6 +44,7 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
     { owner: job.owner, repo: job.repo, pull_number: job.number },
     github.author.name,
   );
+  const threads = await readThreadsOrNone(github.octokit, job, report);
   const since = job.fullReview === true ? null : (history.lastReviewedCommit ?? job.beforeSha ?? null);
   if (since === headSha) {
     await report.progress.finish(reviewMessages.alreadyReviewed(job.number, headSha, github.mention));
@@ -54,7 +60,8 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
     ref: headSha,
     fetchRefs: [`refs/pull/${job.number}/head`],
     // The reviewers read from `since`: its blobs come with the checkout, as the base's do.
-    diffBases: [pull.baseSha, ...(since === null ? [] : [since])],
+    // The commits this bot's open threads were made on: their blobs tell whether a thread is fixed.
+    diffBases: [...new Set([pull.baseSha, ...(since === null ? [] : [since]), ...threadCommits(threads)])],
   });
   try {
     const diff = await readReviewDiffStage(
@@ -77,16 +84,40 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
       diffSource: "github:pull-request diff",
       description: `Pull request #${job.number} of ${repository.fullName}; you are reviewing ${diff.scope}.`,
     });
-    const published = await publishReviewStage(github, report, {
-      job,
+    // The reviewers stop on a cancel but still answer: nothing after this point may publish.
+    signal.throwIfAborted();
+    const raisedAgain = new Set(
+      panel.findings.filter((finding) => !diff.isIgnored(finding.path)).map(fingerprintFinding),
+    );
+    const fixedThreads = await findFixedThreads({
+      threads,
+      ownLogin: github.author.name,
+      raisedAgain,
+      repository: workspace.repository,
       headSha,
-      diff,
-      review: config.review,
-      previousFingerprints: history.fingerprints,
-      panel,
+      signal,
     });
+    const published = await publishReviewStage(
+      github,
+      report,
+      {
+        job,
+        headSha,
+        diff,
+        review: config.review,
+        previousFingerprints: history.fingerprints,
+        fixedThreads,
+        panel,
+      },
+      signal,
+    );
     await report.progress.finish(
-      reviewMessages.posted(published.reported, published.url, `\`${model.model}\` · ${published.usage}`),
+      reviewMessages.posted(
+        published.reported,
+        published.url,
+        `\`${model.model}\` · ${published.usage}`,
+        published.resolved,
+      ),
     );
     return {
       status: "review-posted",
@@ -98,5 +129,25 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
     };
   } finally {
     await workspace.cleanup();
+  }
+}
+
+/**
+ * This bot's earlier threads, to resolve the fixed ones. Without them (GraphQL unreachable, an
+ * Enterprise server without the field) the review is still posted; nothing is resolved, and the
+ * log says why.
+ */
+async function readThreadsOrNone(
+  octokit: GitHubRequester,
+  job: Pick<GitHubJob, "owner" | "repo" | "number">,
+  report: Pick<JobReport, "log">,
+): Promise<ReviewThread[]> {
+  try {
+    return await readReviewThreads(octokit, { owner: job.owner, repo: job.repo, pull_number: job.number });
+  } catch (error) {
+    report.log?.("review threads could not be read; no earlier finding is resolved", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return [];
   }
 }

@@ -45,6 +45,11 @@ export interface BuildReviewOptions {
   readonly summary?: string;
   /** `review.min_severity`: less severe findings are folded away instead of posted on lines. */
   readonly minSeverity?: Severity;
+  /** This bot's earlier finding threads it resolved as fixed by the commits up to `headSha`. */
+  readonly resolvedEarlier?: {
+    readonly headSha: string;
+    readonly threads: readonly { readonly path: string; readonly title: string; readonly url: string }[];
+  };
 }
 
 /** True when `severity` is at least as severe as `minimum` (SEVERITIES runs from most severe). */
@@ -76,6 +81,8 @@ function renderBody(
   parts.push(`### AgentForge review: ${tally}`);
   if (options.summary !== undefined && options.summary.trim().length > 0)
     parts.push(neutralizeMarkdown(options.summary.trim()));
+  const resolved = options.resolvedEarlier;
+  if (resolved !== undefined && resolved.threads.length > 0) parts.push(renderResolved(resolved));
   if (outside.length > 0) {
     const items = renderBodyItems(outside, parts.join("\n\n").length);
     parts.push(`#### Findings outside the diff\n\n${items.join("\n")}`);
@@ -140,6 +147,17 @@ export function buildReview(options: BuildReviewOptions): BuiltReview {
     omittedByCap,
     mergedDuplicates: options.findings.length - merged.length,
   };
+}
+
+function renderResolved(resolved: NonNullable<BuildReviewOptions["resolvedEarlier"]>): string {
+  const count = resolved.threads.length;
+  const items = resolved.threads.map((thread) => {
+    const path = neutralizeMarkdown(thread.path).replace(/`/g, "'");
+    // Titles come from this bot's own comments, which were neutralized when posted.
+    const title = neutralizeMarkdown(thread.title).replace(/[[\]]/g, "");
+    return `- \`${path}\`: [${title}](${thread.url})`;
+  });
+  return `Resolved ${count} earlier finding${count === 1 ? "" : "s"} fixed by ${resolved.headSha.slice(0, 7)}:\n\n${items.join("\n")}`;
 }
 
 /** The findings as body list items, cut with a note where the body would pass its size limit. */

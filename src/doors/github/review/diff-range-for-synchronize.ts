@@ -51,6 +51,19 @@ async function succeeds(run: () => Promise<unknown>, signal: AbortSignal | undef
   }
 }
 
+/**
+ * What changed in `paths` from one commit to another, or null when `from` is not in the checkout
+ * (a force push dropped it).
+ */
+export async function diffBetweenCommits(
+  options: DiffOptions & { from: string; to: string; paths: readonly string[] },
+): Promise<string | null> {
+  const git = gitFor(options);
+  const hasFrom = await succeeds(() => git(["cat-file", "-e", `${options.from}^{commit}`]), options.signal);
+  if (!hasFrom) return null;
+  return git([...DIFF_ARGUMENTS, options.from, options.to, "--", ...options.paths]);
+}
+
 /** The pull request's whole diff, as GitHub shows it: from the merge base of base and head. */
 export async function diffForPullRequest(
   options: DiffOptions & { base: string; head: string },

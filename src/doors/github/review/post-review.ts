@@ -9,6 +9,8 @@ export interface PostReviewOptions extends PullRequestRef {
   readonly review: Pick<BuiltReview, "body" | "comments">;
   /** The door's redaction gate; everything posted passes through it. */
   readonly redact: (text: string) => string;
+  /** A cancelled task's review is never posted: checked before each attempt and passed to fetch. */
+  readonly signal?: AbortSignal;
 }
 
 export interface PostedReview {
@@ -60,6 +62,7 @@ export async function postReview(
     { body: truncate(redact(moveCommentsToBody(review.body, review.comments))), comments: [] },
   ];
   for (const [index, attempt] of attempts.entries()) {
+    options.signal?.throwIfAborted();
     try {
       const response = await octokit.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
         owner,
@@ -67,6 +70,7 @@ export async function postReview(
         pull_number,
         event: "COMMENT",
         ...attempt,
+        ...(options.signal === undefined ? {} : { request: { signal: options.signal } }),
       });
       const parsed = reviewResponseSchema.parse(response.data);
       return {

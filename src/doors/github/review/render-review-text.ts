@@ -65,3 +65,9 @@ export function renderBodyFinding(merged: MergedFinding): string {
   lines.push(`  ${fingerprintMarker(merged.fingerprint)}`);
   return lines.join("\n");
 }
+
+/** The finding's title from one of this bot's inline comments (its `**SEVERITY · title**` heading). */
+export function titleOfCommentBody(body: string): string {
+  const heading = /^\*\*[A-Z]+ · (.+?)\*\*/.exec(body);
+  return heading?.[1] ?? "finding";
+}
