@@ -39,5 +39,4 @@ export type IntakeThreadEvent =
 
 /** From the main thread to the intake thread. */
 export type IntakeThreadCommand =
-  | { readonly type: "settle-delivery"; readonly id: string }
-  | { readonly type: "close-intake" };
+  { readonly type: "settle-delivery"; readonly id: string } | { readonly type: "close-intake" };
