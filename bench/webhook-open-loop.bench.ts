@@ -5,16 +5,19 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { pino } from "pino";
 import { createNodeMiddleware, Probot } from "probot";
-import { createAgentForgeApp } from "../src/doors/github-app/create-agent-forge-app.js";
+import { readFile } from "node:fs/promises";
 import type { TriageOutcome } from "../src/doors/github-app/create-intake-triage.js";
+import { createAgentForgeApp } from "../src/doors/github-app/create-agent-forge-app.js";
 import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "../src/doors/github-app/create-webhook-server.js";
 import { decodeGitHubRequest } from "../src/doors/github-app/github-request.js";
+import { startWebhookIntake } from "../src/doors/github-app/intake-thread/start-webhook-intake.js";
 import { INTAKE_JOURNAL_FILE_NAME, openIntakeJournal } from "../src/queue/open-intake-journal.js";
 import { openEmbeddedTaskQueue } from "../src/queue/open-embedded-task-queue.js";
 import type { Benchmark, BenchRow } from "./bench-types.js";
 import { createSignedDeliveries } from "./support/create-signed-deliveries.js";
-import { sendOpenLoopLoad, type OpenLoopResult } from "./support/send-open-loop-load.js";
-import { sendWebhookLoad, type SignedDelivery } from "./support/send-webhook-load.js";
+import { sendLoadInThread } from "./support/send-load-in-thread.js";
+import type { OpenLoopResult } from "./support/send-open-loop-load.js";
+import type { LoadResult, SignedDelivery } from "./support/send-webhook-load.js";
 import { startFakeGitHubApi, type FakeGitHubApiOptions } from "./support/start-fake-github-api.js";
 import { roundTo } from "./support/summarize-samples.js";
 import { benchPrivateKey, listenForWebhooks, UnthrottledOctokit } from "./support/webhook-bench-app.js";
@@ -87,19 +90,48 @@ async function startBareProbot(): Promise<Server> {
 }
 
 interface IntakeRun {
-  readonly load: OpenLoopResult | Awaited<ReturnType<typeof sendWebhookLoad>>;
+  readonly load: OpenLoopResult | LoadResult;
   readonly outcomes: Readonly<Record<string, number>>;
   readonly triaged: number;
   readonly queued: number;
   readonly pendingAfter: number;
-  readonly journal: { readonly records: number; readonly flushes: number };
+  readonly journal: { readonly records: number };
 }
 
-/** Our intake as `serve` wires it, against a GitHub stand-in; waits until every command is triaged. */
+/**
+ * Our intake as `serve` wires it (the intake thread answers, this thread triages), against a
+ * GitHub stand-in; waits until every command is triaged.
+ */
+/** `threaded`: as `serve` runs it; `one-thread`: `createWebhookServer`, answers and triage on one loop. */
+type IntakeShape = "threaded" | "one-thread";
+
+async function startIntakeShape(
+  shape: IntakeShape,
+  probot: Probot,
+  journalPath: string,
+  triage: Parameters<typeof startWebhookIntake>[0]["triage"],
+): Promise<{ url: string; close(): Promise<void> }> {
+  if (shape === "threaded")
+    return startWebhookIntake({ probot, secret: SECRET, journalPath, host: "127.0.0.1", port: 0, triage });
+  const journal = await openIntakeJournal({ filePath: journalPath });
+  const server = await createWebhookServer({
+    probot,
+    app: createAgentForgeApp({ ...triage, journal }),
+    secret: SECRET,
+  });
+  const url = (await listenForWebhooks(server)).replace(DEFAULT_WEBHOOK_PATH, "");
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    close: () => (closing ??= close(server).then(() => journal.close())),
+  };
+}
+
 async function runIntake(
   api: FakeGitHubApiOptions,
   send: (url: string) => Promise<IntakeRun["load"]>,
   commands: number,
+  shape: IntakeShape = "threaded",
 ): Promise<IntakeRun> {
   const github = await startFakeGitHubApi(api);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "agentforge-bench-open-loop-"));
@@ -107,7 +139,7 @@ async function runIntake(
     decodePayload: decodeGitHubRequest,
     env: { AGENTFORGE_DATA_DIR: dataDir },
   });
-  const journal = await openIntakeJournal({ filePath: path.join(dataDir, INTAKE_JOURNAL_FILE_NAME) });
+  const journalPath = path.join(dataDir, INTAKE_JOURNAL_FILE_NAME);
   const outcomes: Record<string, number> = {};
   let triaged = 0;
   let allTriaged: () => void = () => undefined;
@@ -126,13 +158,9 @@ async function runIntake(
     log: pino({ level: "silent" }),
   });
   const logger = pino({ level: "silent" });
-  const server = await createWebhookServer({
-    probot,
-    app: createAgentForgeApp({ queue, journal, logger, onTriaged }),
-    secret: SECRET,
-  });
+  const intake = await startIntakeShape(shape, probot, journalPath, { queue, logger, onTriaged });
   try {
-    const load = await send(await listenForWebhooks(server));
+    const load = await send(`${intake.url}${DEFAULT_WEBHOOK_PATH}`);
     process.stderr.write(`answered; ${triaged} of ${commands} commands triaged\n`);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -142,22 +170,37 @@ async function runIntake(
     clearTimeout(timer);
     process.stderr.write(`triage: ${describeOutcomes(outcomes)}\n`);
     const stats = await queue.stats();
-    const { records, flushes, pending } = journal.stats();
+    // The journal belongs to the intake thread: read from its file once that thread has closed it.
+    await intake.close();
+    const journal = journalCounts(await readFile(journalPath, "utf8"));
     return {
       load,
       outcomes,
       triaged,
       queued: stats.queued,
-      pendingAfter: pending,
-      journal: { records, flushes },
+      pendingAfter: journal.pending,
+      journal: { records: journal.records },
     };
   } finally {
-    await close(server);
-    await journal.close();
+    await intake.close();
     await queue.close();
     await github.close();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Records in the journal file, and admissions no settlement follows (left to triage). */
+function journalCounts(text: string): { records: number; pending: number } {
+  const open = new Set<string>();
+  let records = 0;
+  for (const line of text.split("\n")) {
+    if (line.length === 0) continue;
+    records += 1;
+    const record = JSON.parse(line) as { kind: string; id: string };
+    if (record.kind === "admitted") open.add(record.id);
+    else open.delete(record.id);
+  }
+  return { records, pending: open.size };
 }
 
 function describeStatuses(statuses: Readonly<Record<number, number>>): string {
@@ -175,28 +218,22 @@ function describeOutcomes(outcomes: Readonly<Record<string, number>>): string {
 export const run: Benchmark = async () => {
   const count = RATE * DURATION_S;
   const openLoop = (deliveries: SignedDelivery[]) => (url: string) =>
-    sendOpenLoopLoad({ url, deliveries, ratePerSecond: RATE });
+    sendLoadInThread({ kind: "open-loop", options: { url, deliveries, ratePerSecond: RATE } });
   const github = { permission: "write", configYaml: CONFIG_YAML, latencyMs: GITHUB_LATENCY_MS } as const;
 
   // Warm-up of JIT and Probot's token cache on a short run each.
   const warmBare = await startBareProbot();
-  await sendOpenLoopLoad({
-    url: await listenForWebhooks(warmBare),
-    deliveries: mixedDeliveries(300, 1).all,
-    ratePerSecond: RATE,
-  });
+  await openLoop(mixedDeliveries(300, 1).all)(await listenForWebhooks(warmBare));
   await close(warmBare);
   const warm = mixedDeliveries(300, 1);
   await runIntake(github, openLoop(warm.all), warm.commands);
 
   const bareServer = await startBareProbot();
-  const bare = await sendOpenLoopLoad({
-    url: await listenForWebhooks(bareServer),
-    deliveries: mixedDeliveries(count, 10_001).all,
-    ratePerSecond: RATE,
-  });
+  const bare = await openLoop(mixedDeliveries(count, 10_001).all)(await listenForWebhooks(bareServer));
   const accepted = mixedDeliveries(count, 10_001);
   const ours = await runIntake(github, openLoop(accepted.all), accepted.commands);
+  const oneThreadSet = mixedDeliveries(count, 10_001);
+  const oneThread = await runIntake(github, openLoop(oneThreadSet.all), oneThreadSet.commands, "one-thread");
   const limited429 = mixedDeliveries(count, 10_001);
   const ours429 = await runIntake(
     { ...github, refuse: { status: 429, retryAfterSeconds: 60 } },
@@ -215,11 +252,14 @@ export const run: Benchmark = async () => {
   const oursSaturated = await runIntake(
     github,
     (url) =>
-      sendWebhookLoad({
-        url,
-        deliveries: saturationSet.all,
-        concurrency: SATURATION_CONCURRENCY,
-        deadlineMs: 60_000,
+      sendLoadInThread({
+        kind: "closed-loop",
+        options: {
+          url,
+          deliveries: saturationSet.all,
+          concurrency: SATURATION_CONCURRENCY,
+          deadlineMs: 60_000,
+        },
       }),
     saturationSet.commands,
   );
@@ -261,7 +301,7 @@ export const run: Benchmark = async () => {
       },
       {
         benchmark: "webhook-open-loop",
-        case: `${name}: commands triaged exactly once (${commands} commands: ${describeOutcomes(result.outcomes)}; ${result.queued} tasks queued; ${result.pendingAfter} left in the journal; ${result.journal.records} journal records in ${result.journal.flushes} data syncs)`,
+        case: `${name}: commands triaged exactly once (${commands} commands: ${describeOutcomes(result.outcomes)}; ${result.queued} tasks queued; ${result.pendingAfter} left in the journal; ${result.journal.records} journal records)`,
         value: result.triaged,
         unit: "commands",
         baseline: commands,
@@ -283,7 +323,13 @@ export const run: Benchmark = async () => {
       baseline: roundTo(bare.latency.p99, 2),
       baselineLabel: "p99",
     },
-    ...row("AgentForge intake", ours, accepted.commands, "enqueued"),
+    ...row("AgentForge intake (threaded, as serve runs it)", ours, accepted.commands, "enqueued"),
+    ...row(
+      "AgentForge intake in one thread (createWebhookServer)",
+      oneThread,
+      oneThreadSet.commands,
+      "enqueued",
+    ),
     ...row("AgentForge intake, stand-in answers 429 retry-after", ours429, limited429.commands, "refused"),
     ...row("AgentForge intake, stand-in answers 403 retry-after", ours403, limited403.commands, "refused"),
     {
@@ -309,11 +355,14 @@ export const run: Benchmark = async () => {
 async function saturateBare() {
   const server = await startBareProbot();
   try {
-    return await sendWebhookLoad({
-      url: await listenForWebhooks(server),
-      deliveries: mixedDeliveries(SATURATION_REQUESTS, 50_001).all,
-      concurrency: SATURATION_CONCURRENCY,
-      deadlineMs: 60_000,
+    return await sendLoadInThread({
+      kind: "closed-loop",
+      options: {
+        url: await listenForWebhooks(server),
+        deliveries: mixedDeliveries(SATURATION_REQUESTS, 50_001).all,
+        concurrency: SATURATION_CONCURRENCY,
+        deadlineMs: 60_000,
+      },
     });
   } finally {
     await close(server);

@@ -23,9 +23,13 @@ const TRIAGE: Admission = { needsTriage: true };
  * Admission: what can be decided from the payload alone, before the webhook is answered, with
  * no GitHub request and no disk write. Most deliveries end here (comments without a mention,
  * bots, closed pull requests); the rest may be commands and go to the intake journal and triage.
- * A payload intake cannot use throws a `WebhookPayloadError` (answered 400).
+ * A payload intake cannot use throws a `WebhookPayloadError` (answered 400). It needs no Octokit,
+ * so it runs on the intake thread as well as in the Probot app.
  */
-export function admitDelivery(event: IntakeEvent & { name: IntakeEventName }, appSlug: string): Admission {
+export function admitDelivery(
+  event: Pick<IntakeEvent, "id" | "payload"> & { readonly name: IntakeEventName },
+  appSlug: string,
+): Admission {
   switch (event.name) {
     case "issue_comment.created": {
       const payload = parseWebhookPayload(issueCommentPayloadSchema, event.name, event.payload);

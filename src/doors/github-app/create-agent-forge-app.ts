@@ -1,4 +1,4 @@
-import { Context, type ApplicationFunction, type Probot } from "probot";
+import type { ApplicationFunction, Probot } from "probot";
 import { createRedactor } from "../../core/safety/index.js";
 import type { Metrics } from "../../observability/create-metrics.js";
 import type { IntakeJournal, JournaledDelivery } from "../../queue/open-intake-journal.js";
@@ -9,6 +9,7 @@ import type { DoorLogger } from "../github/github-logger.js";
 import { admitDelivery } from "./admit-delivery.js";
 import { createIntakeTriage, type TriageOutcome } from "./create-intake-triage.js";
 import { toIntakeEvent, type IntakeDependencies } from "./intake-context.js";
+import { toJournaledIntakeEvent } from "./to-journaled-intake-event.js";
 import { toWebhookResult } from "./to-webhook-result.js";
 import { INTAKE_EVENTS, isIntakeEventName } from "./triage-delivery.js";
 
@@ -54,7 +55,7 @@ function defaultRedact(): (text: string) => string {
  * durable, so by default the acknowledgement goes out in the background; either way a failed
  * reaction is logged, never turned into a failed delivery.
  */
-function createAcknowledger(
+export function createAcknowledger(
   mode: "background" | "await",
   logger: DoorLogger,
 ): (work: () => Promise<void>) => Promise<void> {
@@ -63,13 +64,6 @@ function createAcknowledger(
       logger.warn({ err: error }, "could not add the acknowledgement reaction"),
     );
   return mode === "await" ? attempt : (work) => (void attempt(work), Promise.resolve());
-}
-
-function installationIdOf(payload: unknown): number | null {
-  if (typeof payload !== "object" || payload === null || !("installation" in payload)) return null;
-  const installation = payload.installation;
-  if (typeof installation !== "object" || installation === null || !("id" in installation)) return null;
-  return typeof installation.id === "number" ? installation.id : null;
 }
 
 export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): ApplicationFunction {
@@ -122,12 +116,6 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
     });
 
     // Deliveries answered before the last stop and never triaged: their answer said "accepted".
-    void triage.resume(async (delivery) => {
-      const installationId = installationIdOf(delivery.payload);
-      if (installationId === null) throw new Error(`delivery ${delivery.id} names no installation`);
-      const octokit = await app.auth(installationId);
-      const { id, name, payload } = delivery;
-      return toIntakeEvent(new Context({ id, name, payload } as never, octokit, app.log));
-    });
+    void triage.resume((delivery) => toJournaledIntakeEvent(app, delivery));
   };
 }

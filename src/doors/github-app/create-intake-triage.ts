@@ -6,7 +6,8 @@ import { triageDelivery } from "./triage-delivery.js";
 export type TriageOutcome = AnyIntakeDecision | "error";
 
 export interface IntakeTriageOptions {
-  readonly journal: IntakeJournal;
+  /** Only its admit, settle and pending: on the intake thread these are messages to the journal's owner. */
+  readonly journal: Pick<IntakeJournal, "admit" | "settle" | "pending">;
   readonly deps: IntakeDependencies;
   /** `background`: triage after the webhook is answered. `await`: before (tests only). */
   readonly mode: "background" | "await";
@@ -23,6 +24,11 @@ export interface IntakeTriage {
    * triage; false for a redelivery, which is answered without a second triage.
    */
   accept(event: IntakeEvent, delivery: JournaledDelivery): Promise<boolean>;
+  /**
+   * Starts the triage of a delivery someone else already admitted to the journal (the intake
+   * thread); does nothing while that delivery's triage is under way.
+   */
+  triageAdmitted(event: IntakeEvent): Promise<void>;
   /** Triages what the journal holds unsettled: deliveries answered before a crash or a stop. */
   resume(toEvent: (delivery: JournaledDelivery) => Promise<IntakeEvent>): Promise<void>;
 }
@@ -100,6 +106,7 @@ export function createIntakeTriage(options: IntakeTriageOptions): IntakeTriage {
       await start(event);
       return true;
     },
+    triageAdmitted: start,
     async resume(toEvent) {
       const pending = journal.pending();
       if (pending.length > 0)

@@ -29,8 +29,17 @@ export interface WebhookRefusal {
 export const DEFAULT_MAX_BODY_BYTES = 25 * 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 64;
 
-/** `request.body` as a string is what @octokit/webhooks' node middleware reads instead of the stream. */
-type RequestWithBody = IncomingMessage & { body?: string };
+/**
+ * What the guard did with a request: answered it (a refusal), left it alone (not a POST to the
+ * webhook path), or verified it and parsed its body once, for the caller to hand on.
+ */
+export type GuardedRequest =
+  | { readonly kind: "answered" }
+  | { readonly kind: "not-a-webhook" }
+  | { readonly kind: "verified"; readonly payload: Readonly<Record<string, unknown>> };
+
+const ANSWERED: GuardedRequest = { kind: "answered" };
+const NOT_A_WEBHOOK: GuardedRequest = { kind: "not-a-webhook" };
 
 /** Sends the refusal and returns its message. */
 function answer(response: ServerResponse, status: number, message: string): string {
@@ -64,12 +73,12 @@ function tooLarge(request: IncomingMessage, response: ServerResponse, limit: num
 /**
  * Checks a webhook request before Probot sees it: size (413 before the body is read in full),
  * signature (before anything is parsed), nesting depth, JSON syntax, and that the payload is an
- * object. Returns true when it answered the request; false to pass it on with `request.body`
- * set, so the body is read once.
+ * object. The signature is checked and the JSON parsed here only: the parsed payload is handed on,
+ * so nothing downstream verifies or parses the same body again.
  */
 export function createWebhookGuard(
   options: WebhookGuardOptions,
-): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+): (request: IncomingMessage, response: ServerResponse) => Promise<GuardedRequest> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const refused = (
@@ -77,7 +86,7 @@ export function createWebhookGuard(
     reason: WebhookRefusalReason,
     status: number,
     message: string,
-  ): true => {
+  ): GuardedRequest => {
     options.onRefused?.({
       reason,
       status,
@@ -85,10 +94,10 @@ export function createWebhookGuard(
       delivery: headerOf(request, "x-github-delivery"),
       event: headerOf(request, "x-github-event"),
     });
-    return true;
+    return ANSWERED;
   };
   return async (request, response) => {
-    if (request.method !== "POST" || pathnameOf(request.url) !== options.path) return false;
+    if (request.method !== "POST" || pathnameOf(request.url) !== options.path) return NOT_A_WEBHOOK;
     const declared = Number(request.headers["content-length"] ?? "0");
     if (Number.isFinite(declared) && declared > maxBodyBytes)
       return refused(request, "too-large", 413, tooLarge(request, response, maxBodyBytes));
@@ -128,8 +137,7 @@ export function createWebhookGuard(
     if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
       return refused(request, "not-an-object", 400, answer(response, 400, "payload is not a JSON object"));
     }
-    (request as RequestWithBody).body = text;
-    return false;
+    return { kind: "verified", payload: payload as Readonly<Record<string, unknown>> };
   };
 }
 

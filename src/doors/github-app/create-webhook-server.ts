@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { createNodeMiddleware, type ApplicationFunction, type Probot } from "probot";
+import type { ApplicationFunction, Probot } from "probot";
 import {
   handleHealthAndMetrics,
   type HealthAndMetricsOptions,
@@ -10,6 +10,7 @@ import {
   type WebhookRefusal,
   type WebhookRefusalReason,
 } from "./create-webhook-guard.js";
+import { receiveVerifiedDelivery } from "./receive-verified-delivery.js";
 
 export const DEFAULT_WEBHOOK_PATH = "/api/github/webhooks";
 
@@ -41,8 +42,10 @@ export function describeWebhookRefusal(refusal: WebhookRefusal): string {
 }
 
 /**
- * A node:http server: health and metrics, the guard, then Probot's webhook middleware, then 404. Probot's own
- * `Server` puts its middleware first, which would leave bodies unbounded.
+ * A node:http server: health and metrics, the guard, then Probot's handlers, then 404. Probot's own
+ * `Server` puts its middleware first, which would leave bodies unbounded; and its middleware would
+ * check the signature and parse the JSON a second time, so the guard's parsed payload goes straight
+ * to `probot.receive`.
  */
 export async function createWebhookServer(options: WebhookServerOptions): Promise<Server> {
   const path = options.path ?? DEFAULT_WEBHOOK_PATH;
@@ -54,7 +57,7 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
     );
   };
   const guard = createWebhookGuard({ path, secret: options.secret, ...options.limits, onRefused });
-  const middleware = await createNodeMiddleware(options.app, { probot: options.probot, webhooksPath: path });
+  await options.probot.load(options.app);
   // Slow or stalled senders must not hold sockets open forever.
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (request, response) => {
     const handle = async (): Promise<void> => {
@@ -64,10 +67,13 @@ export async function createWebhookServer(options: WebhookServerOptions): Promis
         response.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
         return;
       }
-      if (await guard(request, response)) return;
-      const handled = await middleware(request, response);
-      if (!handled && !response.headersSent)
-        response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+      const guarded = await guard(request, response);
+      if (guarded.kind === "answered") return;
+      if (guarded.kind === "verified") {
+        await receiveVerifiedDelivery(options.probot, request, response, guarded.payload);
+        return;
+      }
+      if (!response.headersSent) response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
     };
     handle().catch((error: unknown) => {
       options.probot.log.error({ err: error }, "webhook request failed");

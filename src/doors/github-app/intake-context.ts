@@ -41,7 +41,8 @@ export function toIntakeEvent(context: Context): IntakeEvent {
   };
 }
 
-function fullEventName(name: string, payload: unknown): string {
+/** `issue_comment` with a payload whose action is `created` is `issue_comment.created`. */
+export function fullEventName(name: string, payload: unknown): string {
   if (
     typeof payload === "object" &&
     payload !== null &&

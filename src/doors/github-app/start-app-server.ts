@@ -5,7 +5,7 @@ import type { Probot } from "probot";
 import { createRuntime, probeModelEndpoint } from "../../core/runtime/index.js";
 import { z } from "zod";
 import { createMetrics } from "../../observability/create-metrics.js";
-import { INTAKE_JOURNAL_FILE_NAME, openIntakeJournal } from "../../queue/open-intake-journal.js";
+import { INTAKE_JOURNAL_FILE_NAME } from "../../queue/open-intake-journal.js";
 import { createOutageLog } from "../../observability/create-outage-log.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
 import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
@@ -13,10 +13,10 @@ import { createRepositoryCache } from "../github/workspace/create-repository-cac
 import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
 import { hasBudgetLimits, mergeBudgetLimits } from "./budgets/read-budget-limits.js";
 import { AppStartError } from "./app-start-error.js";
-import { createAgentForgeApp } from "./create-agent-forge-app.js";
 import { createAppProbot } from "./create-app-probot.js";
 import { createHealthServer } from "./create-health-server.js";
-import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "./create-webhook-server.js";
+import { DEFAULT_WEBHOOK_PATH } from "./create-webhook-server.js";
+import { startWebhookIntake } from "./intake-thread/start-webhook-intake.js";
 import { startWebhookProxy, type WebhookProxy } from "./start-webhook-proxy.js";
 import { decodeGitHubRequest } from "./github-request.js";
 import { createGitHubTaskHandler } from "./handle-github-task.js";
@@ -210,26 +210,34 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     });
   }
   const healthAndMetrics = { metrics, queue };
-  // The serve process alone writes it; on Redis too, it lives in this machine's data directory.
-  const journal =
+  // The serve process alone writes the intake journal; on Redis too, it lives in this machine's
+  // data directory. Its intake thread answers webhooks; triage runs here, with the queue.
+  let stopping: Promise<void> | null = null;
+  const intake =
     options.mode === "serve"
-      ? await openIntakeJournal({ filePath: path.join(runtime.dataDir, INTAKE_JOURNAL_FILE_NAME) })
-      : null;
-  const server =
-    journal !== null
-      ? await createWebhookServer({
+      ? await startWebhookIntake({
           probot,
-          app: createAgentForgeApp({ queue, journal, appSlug, redact, logger: log, metrics, ...budgets }),
           secret: settings.webhookSecret,
+          journalPath: path.join(runtime.dataDir, INTAKE_JOURNAL_FILE_NAME),
+          host: settings.host,
+          port: settings.port,
           healthAndMetrics,
+          triage: { queue, appSlug, redact, logger: log, metrics, ...budgets },
+          // Without its intake thread, serve takes no webhooks: stop, so the supervisor restarts it.
+          onFailed: () => {
+            process.exitCode = 1;
+            void (stopping ??= stop());
+          },
         })
-      : createHealthServer({ ...healthAndMetrics, logger: log });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const baseUrl = `http://${settings.host}:${address.port}`;
+      : null;
+  const server = intake === null ? createHealthServer({ ...healthAndMetrics, logger: log }) : null;
+  if (server !== null)
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(settings.port, settings.host, () => resolve());
+    });
+  const baseUrl =
+    intake?.url ?? `http://${settings.host}:${(server?.address() as AddressInfo | undefined)?.port ?? 0}`;
   log.info(
     {
       url: baseUrl,
@@ -242,19 +250,21 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     options.mode === "serve" ? "AgentForge is listening" : "AgentForge worker is running",
   );
   let proxy: WebhookProxy | null = null;
-  let stopping: Promise<void> | null = null;
   async function stop(): Promise<void> {
     await proxy?.stop();
-    // Intake first, so no new task arrives; then no new claims, and running tasks end (they
-    // checkpoint as they go, and a task stopped mid-run is resumed by whichever worker claims it).
-    const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    // Intake first, so no new task arrives (answers under way end, and the journal is closed:
+    // triage still under way is settled or, if cut short, triaged again at the next start); then
+    // no new claims, and running tasks end (they checkpoint as they go, and a task stopped mid-run
+    // is resumed by whichever worker claims it).
+    const closing =
+      server === null ? Promise.resolve() : new Promise<void>((resolve) => server.close(() => resolve()));
+    server?.closeIdleConnections();
+    const intakeClosed = intake?.close();
     workersController.abort();
     await workersDone;
-    server.closeAllConnections();
+    server?.closeAllConnections();
     await closing;
-    // Triage still under way is settled or, if cut short, triaged again at the next start.
-    await journal?.close();
+    await intakeClosed;
     redisOutage?.close();
     await queue.close();
     await opened?.close();
