@@ -81,7 +81,7 @@ function deriveAuto(prompt: string | undefined, event: ActionEvent): ActionPlanR
     default:
       return success({
         kind: "skip",
-        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, issues (assigned), pull_request or workflow_dispatch, or set mode explicitly`,
+        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, issues (assigned), pull_request, workflow_run (completed), check_suite (completed) or workflow_dispatch, or set mode explicitly`,
       });
   }
 }
