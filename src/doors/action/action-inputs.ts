@@ -17,6 +17,8 @@ export interface ActionInputs {
   readonly allowedCommands: readonly string[];
   /** Models a command may choose (`… with <model>`) besides `model`. */
   readonly allowedModels: readonly string[];
+  /** Who `github-token` is: the author of the bot's pull requests and comments (red CI is fixed only on those). */
+  readonly botLogin: string;
 }
 
 export type ActionInputsResult =
@@ -35,6 +37,7 @@ export const ACTION_INPUT_NAMES = [
   "max-turns",
   "allowed-commands",
   "allowed-models",
+  "bot-login",
 ] as const;
 
 /** An empty input counts as unset: a workflow passes an absent secret as "". */
@@ -82,6 +85,12 @@ const inputSchema = z.object({
         z.string().regex(/^\S+$/, "must list model names without spaces, one a line or comma separated"),
       ),
     ),
+  "bot-login": optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/, 'must be a GitHub login such as "my-app[bot]"')
+      .default("github-actions[bot]"),
+  ),
 });
 
 /** A list input: one entry a line or comma separated; blank lines and `#` comments skipped. */
@@ -131,6 +140,7 @@ export function readActionInputs(env: NodeJS.ProcessEnv = process.env): ActionIn
       maxTurns: value["max-turns"],
       allowedCommands: value["allowed-commands"],
       allowedModels: value["allowed-models"],
+      botLogin: value["bot-login"],
     },
   };
 }

@@ -80,7 +80,7 @@ export async function runGitHubActionJob(
   }
   if (plan.job.kind === "fix-ci" && plan.job.automatic === true) {
     const decision = await confirmCiFix(octokit, plan.job, {
-      ownLogin: ACTIONS_BOT_AUTHOR.name,
+      ownLogin: inputs.botLogin,
       mention: `@${APP_SLUG}`,
     });
     if (decision.kind === "nothing") {
@@ -130,6 +130,7 @@ export async function runGitHubActionJob(
         octokit,
         getToken: () => Promise.resolve(token),
         author: ACTIONS_BOT_AUTHOR,
+        ownLogin: inputs.botLogin,
         mention: `@${APP_SLUG}`,
       },
       workspace: {

@@ -82,6 +82,11 @@ export interface JobGitHub {
   readonly getToken: () => Promise<string>;
   /** The commit author (the App's bot identity, or the Actions bot). */
   readonly author: { readonly name: string; readonly email: string };
+  /**
+   * The login its token acts as (the author of its pull requests and comments), when that is not
+   * `author.name`: the Action with a GitHub App token. Attempts and own pull requests are read by it.
+   */
+  readonly ownLogin?: string;
   /** How a person addresses it in a comment, e.g. `@agentforge`; every message that suggests a command uses it. */
   readonly mention: string;
 }

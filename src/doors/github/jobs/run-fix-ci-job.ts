@@ -34,7 +34,7 @@ function noChange(summary: string): JobOutcome {
 
 /** The bot's own login and slug as this door shows them (`agentforge[bot]`; the Action: `github-actions[bot]`). */
 function ownIdentity(context: JobContext): { login: string; appSlug: string } {
-  const login = context.deps.github.author.name;
+  const login = context.deps.github.ownLogin ?? context.deps.github.author.name;
   return { login, appSlug: context.deps.github.mention.replace(/^@/, "") };
 }
 
