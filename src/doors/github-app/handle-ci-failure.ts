@@ -59,9 +59,11 @@ export async function handleCiFailure(
   );
   if (decision.kind === "nothing") return quiet(decision.reason);
   const source = { kind: "issue" as const, owner, repo, issueNumber: number };
+  const key = taskKeyOf({ owner, repo, number });
   if (decision.kind === "stop") {
-    // Remembered first: a redelivery or a second red suite meanwhile does not say it twice.
-    if (await deps.queue.rememberDelivery(event.id))
+    // Remembered per pull request, first: a redelivery, or a second red suite (check_suite and
+    // workflow_run both arrive for one Actions failure) handled meanwhile, does not say it twice.
+    if (await deps.queue.rememberDelivery(`ci-fix-stopped:${key}`))
       await postReply(event.octokit, source, decision.comment, deps.redact);
     deps.logger.info({ ...log, failing: decision.failingChecks }, "CI fix attempts spent: said so");
     return "answered";
@@ -73,8 +75,10 @@ export async function handleCiFailure(
     return "budget-spent";
   }
   const result = await deps.queue.enqueue({
-    deliveryId: event.id,
-    key: taskKeyOf({ owner, repo, number }),
+    // One attempt per head commit, however many red suites report it: the queue refuses the
+    // second task for this id, before the first attempt's marker is even on GitHub.
+    deliveryId: `ci-fix:${key}@${decision.headSha}`,
+    key,
     installationId,
     payload: {
       deliveryId: event.id,
