@@ -202,7 +202,8 @@ const LOG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
 /**
  * `GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs` answers 302 with a short-lived download
  * address; fetch follows it (dropping the token on a cross-origin hop). Only the tail is kept: the
- * body is read as a stream, and no more than eight times `logBytes` of it is held at any time.
+ * body is read as a stream, and no more than eight times `logBytes` of it (and the chunk being
+ * read) is held at any time.
  */
 export async function readJobLogTail(
   octokit: GitHubRequester,
