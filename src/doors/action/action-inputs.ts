@@ -21,6 +21,8 @@ export interface ActionInputs {
   readonly triggerName: string;
   /** The label that starts a fix on an issue or a review on a pull request; none by default. */
   readonly triggerLabel: string | undefined;
+  /** Who `github-token` is: the author of the bot's pull requests and comments (red CI is fixed only on those). */
+  readonly botLogin: string;
 }
 
 export type ActionInputsResult =
@@ -41,6 +43,7 @@ export const ACTION_INPUT_NAMES = [
   "allowed-models",
   "trigger-phrase",
   "trigger-label",
+  "bot-login",
 ] as const;
 
 export const DEFAULT_TRIGGER_NAME = "agentforge";
@@ -104,6 +107,12 @@ const inputSchema = z.object({
   "trigger-label": optionalText.pipe(
     z.string().max(50, "must be a label name of at most 50 characters").optional(),
   ),
+  "bot-login": optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/, 'must be a GitHub login such as "my-app[bot]"')
+      .default("github-actions[bot]"),
+  ),
 });
 
 /** A list input: one entry a line or comma separated; blank lines and `#` comments skipped. */
@@ -155,6 +164,7 @@ export function readActionInputs(env: NodeJS.ProcessEnv = process.env): ActionIn
       allowedModels: value["allowed-models"],
       triggerName: value["trigger-phrase"],
       triggerLabel: value["trigger-label"],
+      botLogin: value["bot-login"],
     },
   };
 }

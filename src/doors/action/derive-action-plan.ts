@@ -65,7 +65,11 @@ export function deriveActionPlan(inputs: PlanInputs, event: ActionEvent): Action
 function deriveAuto(inputs: PlanInputs, event: ActionEvent): ActionPlanResult {
   const { prompt } = inputs;
   const name = inputs.triggerName ?? APP_SLUG;
-  const triggered = planEventTrigger(event, { appLogins: [`${name}[bot]`], triggerLabel: inputs.triggerLabel });
+  const triggered = planEventTrigger(event, {
+    appSlug: name,
+    appLogins: [`${name}[bot]`],
+    triggerLabel: inputs.triggerLabel,
+  });
   if (triggered !== null) return success(triggered);
   switch (event.name) {
     case "issue_comment":
@@ -88,7 +92,7 @@ function deriveAuto(inputs: PlanInputs, event: ActionEvent): ActionPlanResult {
     default:
       return success({
         kind: "skip",
-        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, pull_request_review_comment, issues (assigned, labeled), pull_request or workflow_dispatch, or set mode explicitly`,
+        reason: `mode auto does nothing on "${event.name}" events; use issue_comment, pull_request_review_comment, issues (assigned, labeled), pull_request, workflow_run (completed), check_suite (completed) or workflow_dispatch, or set mode explicitly`,
       });
   }
 }

@@ -135,6 +135,15 @@ export function deriveFromComment(event: ActionEvent, appSlug: string = APP_SLUG
         commentId: payload.comment.id,
         ...place,
       });
+    case "fix-ci":
+      return success({
+        kind: "job",
+        job: { ...base, kind: "fix-ci", ...chosen },
+        requester,
+        needsWriteAccess: true,
+        commentId: payload.comment.id,
+        ...place,
+      });
     case "fix":
     case "plan":
       return success({

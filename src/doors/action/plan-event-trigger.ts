@@ -1,16 +1,23 @@
+import { deriveCiFailure, type CiFailure } from "../github/commands/derive-ci-failure.js";
 import {
   deriveEventTrigger,
   type EventTrigger,
   type EventTriggerOptions,
 } from "../github/commands/derive-event-trigger.js";
-import type { ActionEvent, ActionPlan } from "./action-plan.js";
+import { APP_SLUG, type ActionEvent, type ActionPlan } from "./action-plan.js";
+
+/** Who the automatic CI fix is by: the workflow token's bot, which opened the pull request. */
+const WORKFLOW_BOT = { login: "github-actions[bot]", type: "Bot" } as const;
 
 /**
  * The Action's side of the shared triggers (an issue assigned to the app, the app requested as a
- * reviewer, the trigger label): the same derivation the App uses, as a plan. Null when the event
- * is not one of them.
+ * reviewer, the trigger label, red CI on the bot's pull request): the same derivations the App
+ * uses, as a plan. Null when the event is not one of them.
  */
-export function planEventTrigger(event: ActionEvent, options: EventTriggerOptions): ActionPlan | null {
+export function planEventTrigger(
+  event: ActionEvent,
+  options: EventTriggerOptions & { readonly appSlug?: string },
+): ActionPlan | null {
   const action =
     typeof event.payload === "object" &&
     event.payload !== null &&
@@ -18,8 +25,32 @@ export function planEventTrigger(event: ActionEvent, options: EventTriggerOption
     typeof event.payload.action === "string"
       ? event.payload.action
       : "";
-  const derived = deriveEventTrigger(`${event.name}.${action}`, event.payload, options);
+  const name = `${event.name}.${action}`;
+  const red = deriveCiFailure(name, event.payload, { appSlug: options.appSlug ?? APP_SLUG });
+  if (red !== null) return toCiPlan(red, event);
+  const derived = deriveEventTrigger(name, event.payload, options);
   return derived === null ? null : toPlan(derived, event);
+}
+
+/** Whether the pull request is the bot's own and attempts are left is asked of GitHub before the job (`confirmCiFix`). */
+function toCiPlan(red: CiFailure, event: ActionEvent): ActionPlan {
+  if (red.kind === "nothing") return { kind: "skip", reason: red.reason };
+  return {
+    kind: "job",
+    job: {
+      kind: "fix-ci",
+      owner: event.owner,
+      repo: event.repo,
+      number: red.number,
+      isPullRequest: true,
+      requester: WORKFLOW_BOT.login,
+      headSha: red.headSha,
+      automatic: true,
+    },
+    requester: WORKFLOW_BOT,
+    // Nobody asked: the bot fixes its own branch, within the attempts the repository allows.
+    needsWriteAccess: false,
+  };
 }
 
 function toPlan(derived: EventTrigger, event: ActionEvent): ActionPlan {

@@ -15,6 +15,7 @@ import { addEyesReaction, postReply, type CommandSource } from "../github/github
 import { reportRun } from "./report-run.js";
 import { createStepLog } from "./create-step-log.js";
 import { observeStepRuns } from "./observe-step-runs.js";
+import { confirmCiFix } from "./confirm-ci-fix.js";
 
 /** The identity GitHub shows for commits made with the workflow token. */
 export const ACTIONS_BOT_AUTHOR = {
@@ -76,6 +77,24 @@ export async function runGitHubActionJob(
     await reportRun(context, { result: "answered", headline: "answered the comment" });
     return 0;
   }
+  if (plan.job.kind === "fix-ci" && plan.job.automatic === true) {
+    const decision = await confirmCiFix(octokit, plan.job, {
+      ownLogin: inputs.botLogin,
+      mention: `@${inputs.triggerName}`,
+    });
+    if (decision.kind === "nothing") {
+      await reportRun(context, { result: "skipped", headline: `skipped: ${decision.reason}` });
+      return 0;
+    }
+    if (decision.kind === "stop") {
+      await postReply(octokit, commandSourceOf(plan.job, target), decision.comment, redact);
+      await reportRun(context, {
+        result: "answered",
+        headline: "CI fix attempts spent: said what still fails",
+      });
+      return 0;
+    }
+  }
   if (plan.commentId !== undefined)
     await acknowledge(octokit, commandSourceOf({ ...plan, number: plan.job.number }, target), (message) =>
       io.warning(message),
@@ -110,6 +129,7 @@ export async function runGitHubActionJob(
         octokit,
         getToken: () => Promise.resolve(token),
         author: ACTIONS_BOT_AUTHOR,
+        ownLogin: inputs.botLogin,
         mention: `@${inputs.triggerName}`,
       },
       workspace: {

@@ -1,4 +1,5 @@
 import { isBotSender } from "../github/commands/authorize-commenter.js";
+import { deriveCiFailure } from "../github/commands/derive-ci-failure.js";
 import { deriveEventTrigger } from "../github/commands/derive-event-trigger.js";
 import { parseCommand } from "../github/commands/parse-command.js";
 import type { IntakeEvent } from "./intake-context.js";
@@ -63,6 +64,14 @@ export function admitDelivery(
     case "pull_request.review_requested": {
       // Decided from the payload alone: only an assignment or a review request of this app goes on.
       const derived = deriveEventTrigger(event.name, event.payload, { appLogins: [`${appSlug}[bot]`] });
+      if (derived === null || derived.kind === "nothing")
+        return { needsTriage: false, decision: "not-for-app" };
+      return TRIAGE;
+    }
+    case "check_suite.completed":
+    case "workflow_run.completed": {
+      // Green suites, suites off any pull request, and the app's own check run end here.
+      const derived = deriveCiFailure(event.name, event.payload, { appSlug });
       if (derived === null || derived.kind === "nothing")
         return { needsTriage: false, decision: "not-for-app" };
       return TRIAGE;

@@ -8,6 +8,8 @@ const commandSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("plan"), instructions: z.string().optional(), model }),
   z.object({ kind: z.literal("review"), full: z.boolean().optional(), model }),
   z.object({ kind: z.literal("request"), text: z.string(), model }),
+  /** `automatic`: started by a red suite on the bot's own pull request, not by a person. */
+  z.object({ kind: z.literal("fix-ci"), automatic: z.boolean().optional(), model }),
 ]);
 
 /**
@@ -25,7 +27,15 @@ export const githubRequestSchema = z.object({
   number: z.number().int().positive(),
   isPullRequest: z.boolean(),
   command: commandSchema,
-  trigger: z.enum(["comment", "review-comment", "label", "pull-request", "assignment", "review-request"]),
+  trigger: z.enum([
+    "comment",
+    "review-comment",
+    "label",
+    "pull-request",
+    "assignment",
+    "review-request",
+    "ci-failure",
+  ]),
   requester: z.string().min(1),
   commentId: z.number().int().positive().nullable(),
   /** Known for pull request events; a worker resolves it for comments on pull requests. */

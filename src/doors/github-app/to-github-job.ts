@@ -45,5 +45,12 @@ export function toGitHubJob(task: GitHubRequest): GitHubJob {
       return { ...base, kind: "review", ...(command.full === true ? { fullReview: true } : {}), ...chosen };
     case "request":
       return { ...base, kind: "request", instructions: command.text, ...chosen };
+    case "fix-ci":
+      return {
+        ...base,
+        kind: "fix-ci",
+        ...(command.automatic === true ? { automatic: true } : {}),
+        ...chosen,
+      };
   }
 }

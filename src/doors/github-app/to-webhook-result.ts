@@ -1,9 +1,11 @@
 import type { WebhookResult } from "../../observability/create-metrics.js";
 import type { IntakeDecision } from "./handle-comment-command.js";
+import type { CiFailureDecision } from "./handle-ci-failure.js";
 import type { EventTriggerDecision } from "./handle-event-trigger.js";
 import type { PullRequestDecision } from "./handle-pull-request-event.js";
 
-export type AnyIntakeDecision = IntakeDecision | PullRequestDecision | EventTriggerDecision;
+export type AnyIntakeDecision =
+  IntakeDecision | PullRequestDecision | EventTriggerDecision | CiFailureDecision;
 
 /** Folds the handlers' detailed decisions into the few results the delivery metric keeps. */
 export function toWebhookResult(decision: AnyIntakeDecision): WebhookResult {

@@ -1,4 +1,5 @@
 import { readConversationMode } from "../github/commands/conversation-mode.js";
+import { handleCiFailure } from "./handle-ci-failure.js";
 import { handleCommentCommand } from "./handle-comment-command.js";
 import { handleEventTrigger } from "./handle-event-trigger.js";
 import { handlePullRequestEvent } from "./handle-pull-request-event.js";
@@ -21,6 +22,8 @@ export const INTAKE_EVENTS = [
   "pull_request.labeled",
   "issues.assigned",
   "pull_request.review_requested",
+  "check_suite.completed",
+  "workflow_run.completed",
 ] as const;
 
 export type IntakeEventName = (typeof INTAKE_EVENTS)[number];
@@ -96,5 +99,8 @@ export function triageDelivery(event: IntakeEvent, deps: IntakeDependencies): Pr
     case "issues.assigned":
     case "pull_request.review_requested":
       return handleEventTrigger(event, deps);
+    case "check_suite.completed":
+    case "workflow_run.completed":
+      return handleCiFailure(event, deps);
   }
 }

@@ -38,6 +38,13 @@ const triggerSchema = z
   })
   .strict();
 
+const ciSchema = z
+  .object({
+    /** Automatic "fix ci" attempts per pull request of the bot's; 0 turns them off. `fix ci` by a person is not counted. */
+    max_fix_attempts: z.number().int().min(0).max(10).default(2),
+  })
+  .strict();
+
 /** `.github/agentforge.yml`: what a repository may choose. Nothing here can start a process the operator did not allow. */
 export const repositoryConfigSchema = z
   .object({
@@ -51,6 +58,7 @@ export const repositoryConfigSchema = z
     review: reviewSchema.prefault({}),
     branch_prefix: branchPrefix.default("agentforge/"),
     trigger: triggerSchema.prefault({}),
+    ci: ciSchema.prefault({}),
     /** Bots whose comments the agent reads (as data); every other bot's comments are left out. */
     allowed_bots: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
   })
@@ -83,6 +91,8 @@ export const CONFIG_EXPECTATIONS: Readonly<Record<string, string>> = {
   trigger: "a mapping with the keys label, min_permission",
   "trigger.label": "a label name (a non-empty string)",
   "trigger.min_permission": "one of write, maintain, admin",
+  ci: "a mapping with the key max_fix_attempts",
+  "ci.max_fix_attempts": "a whole number from 0 to 10 (0 turns automatic CI fixes off)",
   allowed_bots:
     'a list of bot logins whose comments the agent may read, e.g. ["ci-reporter[bot]"] (at most 50)',
   "allowed_bots.*": "a bot login (a non-empty string)",

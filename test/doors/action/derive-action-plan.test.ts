@@ -45,6 +45,49 @@ describe("deriveActionPlan in auto mode", () => {
     });
   });
 
+  it("turns `fix ci` on a pull request into a fix-ci job a person with write access asked for, and answers it on an issue", () => {
+    const result = deriveActionPlan(auto, commentEvent("@agentforge fix ci", { onPullRequest: true }));
+    expect(result.success && result.value).toMatchObject({
+      kind: "job",
+      needsWriteAccess: true,
+      job: { kind: "fix-ci", isPullRequest: true, requester: "Codertocat" },
+    });
+    expect(result.success && result.value.kind === "job" && result.value.job.automatic).toBeFalsy();
+    const onIssue = deriveActionPlan(auto, commentEvent("@agentforge fix ci"));
+    expect(onIssue.success && onIssue.value).toMatchObject({ kind: "reply" });
+  });
+
+  it("turns a failed workflow run on a pull request's head into an automatic fix-ci, and skips a green one", () => {
+    const pulls = (read(example("check_suite", "completed"), "check_suite") as { pull_requests: unknown[] })
+      .pull_requests;
+    const run = (conclusion: string): ActionEvent => ({
+      name: "workflow_run",
+      payload: edit(example("workflow_run", "completed"), {
+        "workflow_run.conclusion": conclusion,
+        "workflow_run.head_sha": "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+        "workflow_run.pull_requests": pulls,
+        "repository.id": 186853002,
+      }),
+      owner: "Codertocat",
+      repo: "Hello-World",
+    });
+    expect(deriveActionPlan(auto, run("failure"))).toEqual({
+      success: true,
+      value: {
+        kind: "job",
+        needsWriteAccess: false,
+        requester: { login: "github-actions[bot]", type: "Bot" },
+        job: expect.objectContaining({
+          kind: "fix-ci",
+          number: 2,
+          automatic: true,
+          headSha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+        }),
+      },
+    });
+    expect(deriveActionPlan(auto, run("success"))).toMatchObject({ success: true, value: { kind: "skip" } });
+  });
+
   it("turns fix on a pull request into a change of its branch, not a new pull request", () => {
     const result = deriveActionPlan(auto, commentEvent("@agentforge fix this", { onPullRequest: true }));
     expect(result.success && result.value).toMatchObject({

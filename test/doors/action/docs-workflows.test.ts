@@ -40,6 +40,16 @@ const expectations: Record<string, { events: string[]; permissions: Record<strin
     permissions: { contents: "read", "pull-requests": "write" },
   },
   "agentforge-dispatch.yml": { events: ["workflow_dispatch"], permissions: { contents: "read" } },
+  "agentforge-ci.yml": {
+    events: ["workflow_run"],
+    permissions: {
+      contents: "write",
+      issues: "write",
+      "pull-requests": "write",
+      checks: "write",
+      actions: "read",
+    },
+  },
 };
 
 describe("action.yml", () => {

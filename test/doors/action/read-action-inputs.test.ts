@@ -74,6 +74,19 @@ describe("readActionInputs", () => {
     expect(result.error).not.toContain("sk-secret");
   });
 
+  it("names the workflow token's bot unless bot-login names the App token's, and refuses what is no login", () => {
+    expect(readActionInputs({}).success && readActionInputs({})).toMatchObject({
+      value: { botLogin: "github-actions[bot]" },
+    });
+    expect(readActionInputs(inputs({ "bot-login": "my-app[bot]" }))).toMatchObject({
+      value: { botLogin: "my-app[bot]" },
+    });
+    expect(readActionInputs(inputs({ "bot-login": "a b" }))).toEqual({
+      success: false,
+      error: 'input "bot-login" must be a GitHub login such as "my-app[bot]" (got "a b")',
+    });
+  });
+
   it("refuses a base URL that is not http(s)", () => {
     const result = readActionInputs(inputs({ "base-url": "file:///etc/passwd" }));
     expect(result.success ? "" : result.error).toContain('input "base-url"');

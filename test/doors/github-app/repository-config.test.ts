@@ -20,6 +20,7 @@ describe("repository config", () => {
       review: { auto: false, drafts: false, ignore_paths: [], max_comments: 30 },
       branch_prefix: "agentforge/",
       trigger: { min_permission: "write" },
+      ci: { max_fix_attempts: 2 },
     });
   });
 
@@ -33,8 +34,10 @@ describe("repository config", () => {
       review: { auto: true, drafts: true, ignore_paths: ["dist/**"], max_comments: 100 },
       branch_prefix: "bots/agentforge-",
       trigger: { label: "agentforge", min_permission: "maintain" },
+      ci: { max_fix_attempts: 0 },
     });
     expect(parsed.review.max_comments).toBe(100);
+    expect(parsed.ci.max_fix_attempts).toBe(0);
   });
 
   it.each([
@@ -65,6 +68,11 @@ describe("repository config", () => {
     [
       { review: { draft: true } },
       "`review.draft`: unknown key — did you mean drafts? — the keys allowed here are auto, drafts, ignore_paths, max_comments",
+    ],
+    [{ ci: { max_fix_attempts: 11 } }, "`ci.max_fix_attempts`: expected a whole number from 0 to 10"],
+    [
+      { ci: { max_attempts: 3 } },
+      "`ci.max_attempts`: unknown key — did you mean max_fix_attempts? — the keys allowed here are max_fix_attempts",
     ],
     [["a"], "`.github/agentforge.yml`: expected a mapping of keys"],
   ])("names the key and the fix for %j", (value, expected) => {

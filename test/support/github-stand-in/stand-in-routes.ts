@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { commentableLines, git, readFileAt, resolveRef } from "./bare-repository.js";
+import { handleCheckRoute } from "./check-routes.js";
 import { handleLabelRoute, labelsJson } from "./label-routes.js";
 import { handleGraphqlRoute } from "./graphql-review-thread-routes.js";
 import type { StandInPull, StandInRepository, StandInUser } from "./stand-in-state.js";
@@ -25,6 +26,7 @@ export interface RouteResult {
   readonly status: number;
   readonly data: unknown;
   readonly contentType?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface RouteDependencies {
@@ -36,6 +38,9 @@ export interface RouteDependencies {
   readonly cloneUrlOf: (repository: StandInRepository) => string;
   readonly htmlBase: () => string;
   readonly nextCommentId: () => number;
+  readonly apiBase: () => string;
+  /** Signs the job-log download addresses the logs endpoint redirects to. */
+  readonly downloadSecret: string;
 }
 
 type Body = Record<string, unknown>;
@@ -195,6 +200,12 @@ export function createStandInRoutes(deps: RouteDependencies) {
     let match: RegExpExecArray | null;
     const labelled = handleLabelRoute(request, repository, rest);
     if (labelled !== null) return labelled;
+    const checked = handleCheckRoute(request, repository, rest, {
+      secret: deps.downloadSecret,
+      apiBase: deps.apiBase(),
+      htmlBase: deps.htmlBase(),
+    });
+    if (checked !== null) return checked;
     if (rest === "" && method === "GET")
       return {
         status: 200,
@@ -414,7 +425,27 @@ export function createStandInRoutes(deps: RouteDependencies) {
       if (body["status"] === "completed" && typeof body["conclusion"] !== "string")
         invalid('"conclusion" is required when status is completed');
       repository.checkRuns.push(body);
-      return { status: 201, data: { id: deps.nextCommentId(), ...body } };
+      const id = deps.nextCommentId();
+      const output = (
+        typeof body["output"] === "object" && body["output"] !== null ? body["output"] : {}
+      ) as {
+        title?: string;
+        summary?: string;
+      };
+      repository.ciCheckRuns.push({
+        id,
+        headSha,
+        name: String(body["name"]),
+        status: body["status"] === "completed" ? "completed" : "in_progress",
+        conclusion: typeof body["conclusion"] === "string" ? body["conclusion"] : null,
+        appSlug: deps.appSlug,
+        output: {
+          ...(typeof output.title === "string" ? { title: output.title } : {}),
+          ...(typeof output.summary === "string" ? { summary: output.summary } : {}),
+        },
+        annotations: [],
+      });
+      return { status: 201, data: { id, ...body } };
     }
     throw new HttpError(404, "Not Found");
   }

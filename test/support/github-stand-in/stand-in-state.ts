@@ -62,6 +62,28 @@ export interface StandInThreadReply {
   readonly history: string[];
 }
 
+/** A check run of another app (CI) on a commit, as a test sets it up with `addCheckRun`. */
+export interface StandInCheckRun {
+  readonly id: number;
+  readonly headSha: string;
+  readonly name: string;
+  readonly status: "queued" | "in_progress" | "completed";
+  readonly conclusion: string | null;
+  /** `github-actions` makes it a workflow job, whose log the logs endpoint serves. */
+  readonly appSlug: string;
+  readonly output: { readonly title?: string; readonly summary?: string; readonly text?: string };
+  readonly annotations: readonly {
+    readonly path: string;
+    readonly startLine: number;
+    readonly endLine?: number;
+    readonly level?: "notice" | "warning" | "failure";
+    readonly title?: string;
+    readonly message: string;
+  }[];
+  /** The job's log; undefined answers 410 (logs gone). */
+  readonly log?: string;
+}
+
 export interface StandInRepository {
   readonly owner: string;
   readonly name: string;
@@ -73,7 +95,10 @@ export interface StandInRepository {
   readonly reviews: StandInReview[];
   /** Replies in review-comment threads, with every text each one had. */
   readonly threadReplies: StandInThreadReply[];
+  /** Check runs the App or the Action created (POST check-runs), as they sent them. */
   readonly checkRuns: Record<string, unknown>[];
+  /** Check runs that GET commits/{ref}/check-runs lists: CI's, and the bot's own. */
+  readonly ciCheckRuns: StandInCheckRun[];
   readonly reactions: { readonly target: string; readonly content: string }[];
   /** Label names per issue or pull request number, in the order they were added. */
   readonly labels: Map<number, string[]>;

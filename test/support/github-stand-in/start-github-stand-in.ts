@@ -6,8 +6,9 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { startGitHttpServer, type GitHttpServer } from "../../doors/github/workspace/git-http-server.js";
 import { createBareRepository, resolveRef } from "./bare-repository.js";
+import { handleLogDownload, LOG_DOWNLOAD_PREFIX } from "./check-routes.js";
 import { createStandInRoutes, HttpError } from "./stand-in-routes.js";
-import type { RecordedRequest, StandInRepository, StandInUser } from "./stand-in-state.js";
+import type { RecordedRequest, StandInCheckRun, StandInRepository, StandInUser } from "./stand-in-state.js";
 
 export interface StandInOptions {
   readonly repositories: readonly {
@@ -35,6 +36,15 @@ export interface GitHubStandIn {
   addIssue(owner: string, name: string, issue: { title: string; body: string; author: string }): number;
   /** Adds a comment as `author` (what a webhook payload then points at); returns its id. */
   addComment(owner: string, name: string, issueNumber: number, body: string, author: string): number;
+  /**
+   * Adds a check run of CI on a commit (GET commits/{ref}/check-runs lists it); returns its id,
+   * which is also the job id of a `github-actions` run (as on GitHub).
+   */
+  addCheckRun(
+    owner: string,
+    name: string,
+    run: Omit<StandInCheckRun, "id" | "status"> & { status?: StandInCheckRun["status"] },
+  ): number;
   /** The sha a branch points at in the bare repository, or null. */
   branchSha(owner: string, name: string, branch: string): string | null;
   setPermission(login: string, permission: string): void;
@@ -73,6 +83,7 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 export async function startGitHubStandIn(options: StandInOptions): Promise<GitHubStandIn> {
   const root = mkdtempSync(path.join(tmpdir(), "github-stand-in-"));
   const token = `ghs_${randomBytes(18).toString("hex")}`;
+  const downloadSecret = randomBytes(16).toString("hex");
   const appSlug = options.appSlug ?? "agentforge";
   const git: GitHttpServer = await startGitHttpServer({ projectRoot: root, token });
   const repositories = new Map<string, StandInRepository>();
@@ -91,6 +102,7 @@ export async function startGitHubStandIn(options: StandInOptions): Promise<GitHu
       reviews: [],
       threadReplies: [],
       checkRuns: [],
+      ciCheckRuns: [],
       reactions: [],
       labels: new Map(),
       nextNumber: 1,
@@ -110,6 +122,8 @@ export async function startGitHubStandIn(options: StandInOptions): Promise<GitHu
     cloneUrlOf: (repository) => `${git.url}${repository.owner}/${repository.name}.git`,
     htmlBase: () => apiBase.replace(/\/api\/v3$/, ""),
     nextCommentId: () => (nextCommentId += 1),
+    apiBase: () => apiBase,
+    downloadSecret,
   });
 
   let apiBase = "";
@@ -118,22 +132,30 @@ export async function startGitHubStandIn(options: StandInOptions): Promise<GitHu
     const route = url.pathname.replace(/^\/api\/v3/, "");
     const query = Object.fromEntries(url.searchParams.entries());
     const method = request.method ?? "GET";
-    const send = (status: number, data: unknown, contentType = "application/json; charset=utf-8"): void => {
+    const send = (
+      status: number,
+      data: unknown,
+      contentType = "application/json; charset=utf-8",
+      headers: Readonly<Record<string, string>> = {},
+    ): void => {
       requests.push({ method, path: route, query, body: recordedBody, status, at: Date.now() });
       const payload =
         typeof data === "string" && !contentType.startsWith("application/json")
           ? data
           : JSON.stringify(data ?? null);
-      response.writeHead(status, { "content-type": contentType });
+      response.writeHead(status, { "content-type": contentType, ...headers });
       response.end(status === 204 ? undefined : payload);
     };
     let recordedBody: unknown;
     readBody(request)
       .then((body) => {
         recordedBody = body;
+        // A signed download needs no token, like the storage GitHub's log redirects point at.
+        if (route.startsWith(LOG_DOWNLOAD_PREFIX) && method === "GET")
+          return handleLogDownload(route, query, repositories, downloadSecret);
         return routes.handle({ method, route, query, body, headers: request.headers });
       })
-      .then((result) => send(result.status, result.data, result.contentType))
+      .then((result) => send(result.status, result.data, result.contentType, result.headers))
       .catch((error: unknown) => {
         if (error instanceof HttpError)
           send(error.status, { message: error.message, documentation_url: "https://docs.github.com/rest" });
@@ -172,6 +194,11 @@ export async function startGitHubStandIn(options: StandInOptions): Promise<GitHu
     addComment(owner, name, issueNumber, body, author) {
       const id = (nextCommentId += 1);
       repository(owner, name).comments.push({ id, issueNumber, body, user: userOf(author), history: [body] });
+      return id;
+    },
+    addCheckRun(owner, name, run) {
+      const id = (nextCommentId += 1);
+      repository(owner, name).ciCheckRuns.push({ ...run, id, status: run.status ?? "completed" });
       return id;
     },
     branchSha: (owner, name, branch) => resolveRef(repository(owner, name).bareDir, `refs/heads/${branch}`),

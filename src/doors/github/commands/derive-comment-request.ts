@@ -59,8 +59,14 @@ export function deriveCommentRequest(comment: CommentForRequest, appSlug: string
       return { kind: "mode", command: command.kind, current: comment.mode };
     case "review":
     case "request":
+    case "fix-ci":
       if (!comment.isPullRequest) {
-        const what = command.kind === "review" ? "A review" : "A free-form request";
+        const what =
+          command.kind === "review"
+            ? "A review"
+            : command.kind === "fix-ci"
+              ? "`fix ci`"
+              : "A free-form request";
         return {
           kind: "reply",
           reason: `${command.kind} on an issue`,

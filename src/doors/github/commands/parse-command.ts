@@ -5,6 +5,8 @@ import { splitModelChoice } from "./split-model-choice.js";
 export type Command =
   | { readonly kind: "fix"; readonly instructions?: string; readonly model?: string }
   | { readonly kind: "plan"; readonly instructions?: string; readonly model?: string }
+  /** `fix ci`: read the pull request's failing checks and fix its branch. */
+  | { readonly kind: "fix-ci"; readonly model?: string }
   | { readonly kind: "review"; readonly full?: boolean; readonly model?: string }
   | { readonly kind: "stop" }
   | { readonly kind: ModeCommandKind }
@@ -39,6 +41,8 @@ const BARE_OBJECTS = new Set([
   "it please",
   "please",
 ]);
+/** Words after `fix` that ask for the pull request's red checks to be fixed. */
+const CI_OBJECTS = new Set(["ci", "the ci", "ci please", "the build", "the checks", "checks", "ci checks"]);
 const TRAILING_PUNCTUATION = /[\s.!?,;:]+$/;
 
 function escapeForPattern(text: string): string {
@@ -139,6 +143,8 @@ function withInstructions(kind: "fix" | "plan", whole: string): CommandParseResu
   const rest = choice.text;
   const normalized = rest.toLowerCase().replace(TRAILING_PUNCTUATION, "").replace(/\s+/g, " ");
   if (BARE_OBJECTS.has(normalized)) return { success: true, value: { kind, ...modelOf(choice) } };
+  if (kind === "fix" && CI_OBJECTS.has(normalized))
+    return { success: true, value: { kind: "fix-ci", ...modelOf(choice) } };
   return { success: true, value: { kind, instructions: rest, ...modelOf(choice) } };
 }
 

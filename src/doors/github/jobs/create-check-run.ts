@@ -20,13 +20,16 @@ const MAX_SUMMARY_CHARS = 65_000;
  * installation without `checks: write` answers 403 (and a token of a fork's workflow 403 too); the
  * run itself succeeded, so that is logged and the job goes on. Returns whether it was created.
  */
+/** The name of the check run every job leaves on its commit. */
+export const CHECK_RUN_NAME = "AgentForge";
+
 export async function createCheckRun(octokit: GitHubRequester, options: CheckRunOptions): Promise<boolean> {
   const summary = options.redact(options.summary);
   try {
     await octokit.request("POST /repos/{owner}/{repo}/check-runs", {
       owner: options.owner,
       repo: options.repo,
-      name: "AgentForge",
+      name: CHECK_RUN_NAME,
       head_sha: options.headSha,
       status: "completed",
       conclusion: options.conclusion,

@@ -10,7 +10,7 @@ import type { RepositoryCache } from "../workspace/create-repository-cache.js";
  * workflow event): fix an issue, plan, review a pull request, or act on a request on a PR.
  */
 export interface GitHubJob {
-  readonly kind: "fix" | "plan" | "review" | "request";
+  readonly kind: "fix" | "plan" | "review" | "request" | "fix-ci";
   readonly owner: string;
   readonly repo: string;
   /** The issue or pull request number. */
@@ -32,6 +32,11 @@ export interface GitHubJob {
    * progress comment), and the model is told the file and line it is about.
    */
   readonly thread?: { readonly path: string; readonly line: number | null };
+  /**
+   * For `fix-ci`: started by the bot itself after a red suite on its own pull request, not by a
+   * person. Such an attempt is counted against `ci.max_fix_attempts`, and checked again when it starts.
+   */
+  readonly automatic?: boolean;
   /** The model the person chose (`… with <model>`); checked against `JobAgent.allowedModels` before any work. */
   readonly model?: string;
 }
@@ -77,6 +82,11 @@ export interface JobGitHub {
   readonly getToken: () => Promise<string>;
   /** The commit author (the App's bot identity, or the Actions bot). */
   readonly author: { readonly name: string; readonly email: string };
+  /**
+   * The login its token acts as (the author of its pull requests and comments), when that is not
+   * `author.name`: the Action with a GitHub App token. Attempts and own pull requests are read by it.
+   */
+  readonly ownLogin?: string;
   /** How a person addresses it in a comment, e.g. `@agentforge`; every message that suggests a command uses it. */
   readonly mention: string;
 }

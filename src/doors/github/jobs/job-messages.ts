@@ -183,3 +183,14 @@ export const reviewMessages = {
   posted: (reported: number, url: string | null, usage: string, resolved = 0) =>
     `✅ Review posted with ${reported} finding(s)${resolved > 0 ? `; ${resolved} earlier finding(s) resolved as fixed` : ""}:${url === null ? "" : ` ${url}`}\n\n${usage}`,
 };
+
+export const ciFixMessages = {
+  heading: (number: number, automatic: boolean) =>
+    automatic
+      ? `👀 CI failed on #${number}; reading the failing checks to fix them…`
+      : `👀 Reading the failing checks of #${number} to fix them…`,
+  fork: "This pull request comes from a fork: I cannot push to its branch, so I cannot fix its CI. Its author can.",
+  notStarted: (reason: string) => `⏭️ Not fixing CI: ${reason}.`,
+  nothingFails: (headSha: string, mention: string) =>
+    `✅ No check fails on ${headSha.slice(0, 7)}, the head of this pull request, so there is nothing to fix. Checks still running are not read: ask \`${mention} fix ci\` again when one fails.`,
+};

@@ -3,6 +3,7 @@ import { failedOutcome, type JobContext } from "./job-context.js";
 import { checkModelChoice } from "./check-model-choice.js";
 import { invalidConfigMessage, jobCrashedMessage, modelNotAllowedMessage } from "./job-messages.js";
 import { readJobConfig, readJobRepository } from "./read-job-repository.js";
+import { runFixCiJob } from "./run-fix-ci-job.js";
 import { runFixJob } from "./run-fix-job.js";
 import { runPlanJob } from "./run-plan-job.js";
 import { runRequestJob } from "./run-request-job.js";
@@ -64,6 +65,8 @@ export async function runGitHubJob(job: GitHubJob, dependencies: JobDependencies
         return await runReviewJob(context);
       case "request":
         return await runRequestJob(context);
+      case "fix-ci":
+        return await runFixCiJob(context);
     }
   } catch (error) {
     const text = jobCrashedMessage(describeError(error), deps.signal, deps.github.mention);

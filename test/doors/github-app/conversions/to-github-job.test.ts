@@ -35,6 +35,27 @@ describe("toGitHubJob", () => {
     expect(Object.values(job)).not.toContain(null);
   });
 
+  it("turns red CI into an automatic fix-ci job on the pull request's head, and a person's fix ci into one that is not", () => {
+    const automatic = decodeGitHubRequest(
+      request({
+        eventName: "check_suite.completed",
+        isPullRequest: true,
+        command: { kind: "fix-ci", automatic: true },
+        trigger: "ci-failure",
+        requester: "agentforge[bot]",
+        headSha: "a".repeat(40),
+      }),
+    );
+    expect(toGitHubJob(automatic)).toMatchObject({
+      kind: "fix-ci",
+      automatic: true,
+      headSha: "a".repeat(40),
+    });
+    const asked = toGitHubJob(request({ isPullRequest: true, command: { kind: "fix-ci" } }));
+    expect(asked).toMatchObject({ kind: "fix-ci", requester: "alice" });
+    expect(asked).not.toHaveProperty("automatic");
+  });
+
   it("asks for a full review only when the command did", () => {
     expect(toGitHubJob(request({ command: { kind: "review", full: true } }))).toMatchObject({
       fullReview: true,

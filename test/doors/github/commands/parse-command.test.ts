@@ -13,6 +13,13 @@ const cases: [string, string, Expected][] = [
   ["fix alone", "@agentforge fix", { kind: "fix" }],
   ["fix this with punctuation", "@agentforge fix this!", { kind: "fix" }],
   ["fix it please", "@agentforge fix it please.", { kind: "fix" }],
+  ["fix ci", "@agentforge fix ci", { kind: "fix-ci" }],
+  ["fix the CI, with a model", "@agentforge fix the CI with gpt-4.1", { kind: "fix-ci", model: "gpt-4.1" }],
+  [
+    "fix ci plus more is a fix with instructions",
+    "@agentforge fix ci config in the release workflow",
+    { kind: "fix", instructions: "ci config in the release workflow" },
+  ],
   [
     "fix with instructions",
     "@agentforge fix the off-by-one in parser.ts",
