@@ -4,6 +4,7 @@ import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply, type CommandSource } from "../github/github-replies.js";
+import { replyOnce } from "./reply-once.js";
 import { taskKeyOf, type GitHubRequest } from "./github-request.js";
 import { supersedeRulesFor } from "./supersede-rules.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
@@ -78,9 +79,9 @@ export async function handleCommentCommand(
   }
   const config = await readRepositoryConfig(event);
   if (!config.success) {
-    if (await deps.queue.rememberDelivery(event.id)) {
-      await postReply(event.octokit, input.source, explainConfigProblem(config), deps.redact);
-    }
+    await replyOnce(deps.queue, event.id, () =>
+      postReply(event.octokit, input.source, explainConfigProblem(config), deps.redact),
+    );
     deps.logger.warn({ ...log, problem: config.error.kind }, "repository config stops the command");
     return "config-invalid";
   }
@@ -92,8 +93,7 @@ export async function handleCommentCommand(
     return "unauthorized";
   }
   const answer = async (text: string): Promise<IntakeDecision> => {
-    if (await deps.queue.rememberDelivery(event.id))
-      await postReply(event.octokit, input.source, text, deps.redact);
+    await replyOnce(deps.queue, event.id, () => postReply(event.octokit, input.source, text, deps.redact));
     return "answered";
   };
   const key = taskKeyOf({ owner, repo, number: input.number });

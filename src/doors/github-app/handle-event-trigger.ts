@@ -5,6 +5,7 @@ import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { addEyesReaction, postReply } from "../github/github-replies.js";
 import { taskKeyOf } from "./github-request.js";
+import { replyOnce } from "./reply-once.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { readRepositoryConfig } from "./read-repository-config.js";
 import { parseWebhookPayload } from "./webhook-payloads.js";
@@ -56,13 +57,15 @@ export async function handleEventTrigger(
   if (!config.success) {
     deps.logger.warn({ ...log, problem: config.error.kind }, "repository config stops the trigger");
     // Any label event would repeat a comment here; the log says why nothing ran.
-    if (!isLabel && (await deps.queue.rememberDelivery(event.id))) {
+    if (!isLabel) {
       const source = { kind: "issue" as const, owner, repo, issueNumber: number };
-      await postReply(
-        event.octokit,
-        source,
-        "I cannot start: `.github/agentforge.yml` on the default branch could not be read or is invalid. Fix it and assign me again.",
-        deps.redact,
+      await replyOnce(deps.queue, event.id, () =>
+        postReply(
+          event.octokit,
+          source,
+          "I cannot start: `.github/agentforge.yml` on the default branch could not be read or is invalid. Fix it and assign me again.",
+          deps.redact,
+        ),
       );
     }
     return "config-invalid";
@@ -83,8 +86,9 @@ export async function handleEventTrigger(
   const source = { kind: "issue" as const, owner, repo, issueNumber: number };
   const spent = await findSpentBudget(deps, installationId);
   if (spent !== null) {
-    if (await deps.queue.rememberDelivery(event.id))
-      await postReply(event.octokit, source, renderBudgetComment(spent, new Date(deps.now())), deps.redact);
+    await replyOnce(deps.queue, event.id, () =>
+      postReply(event.octokit, source, renderBudgetComment(spent, new Date(deps.now())), deps.redact),
+    );
     return "budget-spent";
   }
   const result = await deps.queue.enqueue({

@@ -5,6 +5,7 @@ import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
 import { postReply } from "../github/github-replies.js";
+import { replyOnce } from "./reply-once.js";
 import { taskKeyOf, type GitHubRequest } from "./github-request.js";
 import { supersedeRulesFor } from "./supersede-rules.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
@@ -45,9 +46,11 @@ export async function handlePullRequestEvent(
   const config = await readRepositoryConfig(event);
   if (!config.success) {
     // Say so once, when the pull request opens; every push would otherwise repeat it.
-    if (payload.action === "opened" && (await deps.queue.rememberDelivery(event.id))) {
+    if (payload.action === "opened") {
       const source = { kind: "issue" as const, owner, repo, issueNumber: pull.number };
-      await postReply(event.octokit, source, explainConfigProblem(config), deps.redact);
+      await replyOnce(deps.queue, event.id, () =>
+        postReply(event.octokit, source, explainConfigProblem(config), deps.redact),
+      );
     }
     deps.logger.warn({ ...log, problem: config.error.kind }, "repository config stops the automatic review");
     return "config-invalid";
@@ -57,9 +60,11 @@ export async function handlePullRequestEvent(
   const spent = await findSpentBudget(deps, payload.installation.id);
   if (spent !== null) {
     // Said once, when the pull request opens; every push would otherwise repeat it.
-    if (payload.action === "opened" && (await deps.queue.rememberDelivery(event.id))) {
+    if (payload.action === "opened") {
       const source = { kind: "issue" as const, owner, repo, issueNumber: pull.number };
-      await postReply(event.octokit, source, renderBudgetComment(spent, new Date(deps.now())), deps.redact);
+      await replyOnce(deps.queue, event.id, () =>
+        postReply(event.octokit, source, renderBudgetComment(spent, new Date(deps.now())), deps.redact),
+      );
     }
     deps.logger.info({ ...log, reason: spent.reason }, "budget spent: automatic review skipped");
     return "budget-spent";

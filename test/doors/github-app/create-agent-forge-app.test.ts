@@ -379,7 +379,10 @@ describe("createAgentForgeApp intake", () => {
     mockPermission(scope, OWNER, REPO, "Codertocat", "write");
     mockConfig(scope, OWNER, REPO, null, []);
     mockConfig(scope, OWNER, REPO, null, []);
-    scope.post(/\/repos\/Codertocat\/Hello-World\/issues\/comments\/\d+\/reactions/).times(2).reply(201, {});
+    scope
+      .post(/\/repos\/Codertocat\/Hello-World\/issues\/comments\/\d+\/reactions/)
+      .times(2)
+      .reply(201, {});
     scope
       .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (body: { body: string }) => {
         replies.push(body.body);
