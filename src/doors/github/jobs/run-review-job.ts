@@ -42,7 +42,8 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
   const history = await readOwnReviewHistory(
     github.octokit,
     { owner: job.owner, repo: job.repo, pull_number: job.number },
-    github.author.name,
+    // The Action with an App token posts as that App's bot, not as the commit author.
+    github.ownLogin ?? github.author.name,
   );
   const threads = await readThreadsOrNone(github.octokit, job, report);
   const since = job.fullReview === true ? null : (history.lastReviewedCommit ?? job.beforeSha ?? null);
@@ -91,7 +92,7 @@ export async function runReviewJob(context: JobContext): Promise<JobOutcome> {
     );
     const fixedThreads = await findFixedThreads({
       threads,
-      ownLogin: github.author.name,
+      ownLogin: github.ownLogin ?? github.author.name,
       raisedAgain,
       repository: workspace.repository,
       headSha,

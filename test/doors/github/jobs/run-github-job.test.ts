@@ -203,6 +203,36 @@ describe("runGitHubJob", () => {
     expect(reviews.at(-1)!.commitId).toBe(newHead);
   });
 
+  it("knows its own earlier review by the login its token acts as, when that is not the commit author", async () => {
+    // The Action with an App token: commits are authored as the workflow's bot, reviews posted as the App's.
+    const number = await openPullRequest(harness);
+    const model = reviewerModel({ correctness: "[]", security: "[]", tests: "[]" });
+    const asActionWithAppToken = () => {
+      const deps = harness.deps(model);
+      return {
+        ...deps,
+        github: {
+          ...deps.github,
+          author: {
+            name: "github-actions[bot]",
+            email: "41898282+github-actions[bot]@users.noreply.github.com",
+          },
+          ownLogin: "agentforge[bot]",
+        },
+      };
+    };
+    await runGitHubJob(harness.job("review", number), asActionWithAppToken());
+    const firstHead = harness.github.branchSha(OWNER, REPO, "feature")!;
+    pushFeatureCommit(
+      harness,
+      WITH_DIV.replace("module.exports = { sum, div };", "module.exports = { div, sum };"),
+      "Reorder",
+    );
+    await runGitHubJob(harness.job("review", number), asActionWithAppToken());
+    const reviews = harness.github.repository(OWNER, REPO).reviews;
+    expect(reviews.at(-1)!.body).toContain(`Reviewed the commits since ${firstHead.slice(0, 7)}`);
+  });
+
   it("tells the model which file and line a review-thread request is about", async () => {
     const number = await openPullRequest(harness);
     const model = reviewerModel({ correctness: "It divides.", security: "", tests: "" });
