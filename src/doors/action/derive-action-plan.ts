@@ -1,5 +1,5 @@
 import { isBotSender } from "../github/commands/authorize-commenter.js";
-import { readConversationMode } from "../github/commands/conversation-mode.js";
+import { derivePullRequestReview } from "../github/commands/derive-pull-request-review.js";
 import { deriveFromComment } from "./derive-comment-plan.js";
 import {
   dispatchPayloadSchema,
@@ -26,8 +26,6 @@ export {
   type ActionPlanResult,
   type Actor,
 } from "./action-plan.js";
-
-const REVIEW_ACTIONS = new Set(["opened", "synchronize", "ready_for_review", "reopened"]);
 
 /**
  * Derives the job from the `mode` input and the workflow event. In `auto` mode: a comment
@@ -76,7 +74,7 @@ function deriveAuto(inputs: PlanInputs, event: ActionEvent): ActionPlanResult {
     case "pull_request_review_comment":
       return deriveFromComment(event, name);
     case "pull_request":
-      return deriveReview(event);
+      return deriveReview(event, name);
     case "workflow_dispatch": {
       const payload = parseEventPayload(dispatchPayloadSchema, event.name, event.payload);
       const fromDispatch = payload.success ? payload.value.inputs?.["prompt"] : undefined;
@@ -97,20 +95,17 @@ function deriveAuto(inputs: PlanInputs, event: ActionEvent): ActionPlanResult {
   }
 }
 
-function deriveReview(event: ActionEvent): ActionPlanResult {
+function deriveReview(event: ActionEvent, name: string): ActionPlanResult {
   const parsed = parseEventPayload(pullRequestPayloadSchema, event.name, event.payload);
   if (!parsed.success) return failure(parsed.error);
-  const payload = parsed.value;
-  const pull = payload.pull_request;
-  if (!REVIEW_ACTIONS.has(payload.action))
-    return success({ kind: "skip", reason: `pull request ${payload.action}: nothing to review` });
-  // Includes a push by the bot to its own branch: reviewing its own push would loop.
-  if (isBotSender(payload.sender))
-    return success({ kind: "skip", reason: `pushed by the bot ${payload.sender.login}` });
-  if (pull.state !== "open") return success({ kind: "skip", reason: "the pull request is not open" });
-  if (readConversationMode(pull.labels) !== "active")
-    return success({ kind: "skip", reason: "paused or ignored here (`@agentforge resume` lifts it)" });
-  if (pull.draft === true)
+  const derived = derivePullRequestReview(parsed.value);
+  if (derived.kind === "nothing")
+    return success({
+      kind: "skip",
+      reason:
+        derived.cause === "paused" ? `paused or ignored here (\`@${name} resume\` lifts it)` : derived.reason,
+    });
+  if (derived.draft)
     return success({ kind: "skip", reason: "the pull request is a draft; it is reviewed when marked ready" });
   return success({
     kind: "job",
@@ -118,15 +113,13 @@ function deriveReview(event: ActionEvent): ActionPlanResult {
       kind: "review",
       owner: event.owner,
       repo: event.repo,
-      number: pull.number,
+      number: derived.number,
       isPullRequest: true,
-      requester: payload.sender.login,
-      headSha: pull.head.sha,
-      ...(payload.action === "synchronize" && payload.before !== undefined
-        ? { beforeSha: payload.before }
-        : {}),
+      requester: derived.requester.login,
+      headSha: derived.headSha,
+      ...(derived.beforeSha === null ? {} : { beforeSha: derived.beforeSha }),
     },
-    requester: payload.sender,
+    requester: derived.requester,
     // A review only reads and comments, so anyone's pull request, a fork's too, may be reviewed.
     needsWriteAccess: false,
   });

@@ -42,7 +42,8 @@ export function admitDelivery(
     }
     case "pull_request.opened":
     case "pull_request.ready_for_review":
-    case "pull_request.synchronize": {
+    case "pull_request.synchronize":
+    case "pull_request.reopened": {
       const payload = parseWebhookPayload(pullRequestPayloadSchema, event.name, event.payload);
       if (isBotSender(payload.sender)) return { needsTriage: false, decision: "ignored-bot" };
       if (payload.pull_request.state !== "open") return { needsTriage: false, decision: "closed" };

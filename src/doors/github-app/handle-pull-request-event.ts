@@ -1,6 +1,5 @@
 import { tellReplacedRequest } from "./tell-replaced-request.js";
-import { isBotSender } from "../github/commands/authorize-commenter.js";
-import { readConversationMode } from "../github/commands/conversation-mode.js";
+import { derivePullRequestReview } from "../github/commands/derive-pull-request-review.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { explainConfigProblem } from "./explain-config-problem.js";
 import { findSpentBudget } from "./find-spent-budget.js";
@@ -37,11 +36,18 @@ export async function handlePullRequestEvent(
   const repo = payload.repository.name;
   const pull = payload.pull_request;
   const log = { delivery: event.id, owner, repo, number: pull.number, action: payload.action };
-  // Includes this app pushing to its own branch: reviewing its own push would loop.
-  if (isBotSender(payload.sender)) return "ignored-bot";
-  if (pull.state !== "open") return "closed";
-  // `@agentforge pause` or `ignore` on this pull request: no automatic review until `resume`.
-  if (readConversationMode(pull.labels) !== "active") return "paused";
+  const derived = derivePullRequestReview(payload);
+  if (derived.kind === "nothing") {
+    switch (derived.cause) {
+      case "bot":
+        return "ignored-bot";
+      case "closed":
+      case "not-a-review-action":
+        return "closed";
+      case "paused":
+        return "paused";
+    }
+  }
   if (await deps.queue.hasDelivery(event.id)) return "redelivery";
   const config = await readRepositoryConfig(event);
   if (!config.success) {
@@ -56,7 +62,7 @@ export async function handlePullRequestEvent(
     return "config-invalid";
   }
   if (!config.value.review.auto) return "auto-review-off";
-  if (pull.draft === true && !config.value.review.drafts) return "draft-skipped";
+  if (derived.draft && !config.value.review.drafts) return "draft-skipped";
   const spent = await findSpentBudget(deps, payload.installation.id);
   if (spent !== null) {
     // Said once, when the pull request opens; every push would otherwise repeat it.
@@ -81,8 +87,8 @@ export async function handlePullRequestEvent(
     trigger: "pull-request",
     requester: payload.sender.login,
     commentId: null,
-    headSha: pull.head.sha,
-    beforeSha: payload.action === "synchronize" ? (payload.before ?? null) : null,
+    headSha: derived.headSha,
+    beforeSha: derived.beforeSha,
     reviewComment: null,
     receivedAt: deps.now(),
   };

@@ -18,6 +18,7 @@ export const INTAKE_EVENTS = [
   "pull_request.opened",
   "pull_request.ready_for_review",
   "pull_request.synchronize",
+  "pull_request.reopened",
   "issues.labeled",
   "pull_request.labeled",
   "issues.assigned",
@@ -93,6 +94,7 @@ export function triageDelivery(event: IntakeEvent, deps: IntakeDependencies): Pr
     case "pull_request.opened":
     case "pull_request.ready_for_review":
     case "pull_request.synchronize":
+    case "pull_request.reopened":
       return handlePullRequestEvent(event, deps);
     case "issues.labeled":
     case "pull_request.labeled":
