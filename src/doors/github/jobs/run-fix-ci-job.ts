@@ -1,7 +1,7 @@
 import { withCiFixMarker, type CiFixMarker } from "../commands/ci-fix-marker.js";
 import { decideCiFix } from "../commands/decide-ci-fix.js";
 import type { JobOutcome, JobProgress } from "./github-job.js";
-import { failedOutcome, type JobContext } from "./job-context.js";
+import { failedOutcome, spentBy, type JobContext } from "./job-context.js";
 import {
   ciFixMessages,
   requestPushedMessage,
@@ -127,12 +127,7 @@ export async function runFixCiJob(context: JobContext): Promise<JobOutcome> {
       tracker,
       signal,
     );
-    const spent = {
-      totalTokens: result.usage.totalTokens,
-      costUsd: result.costUsd,
-      runId: result.runId,
-      pullRequestNumber: job.number,
-    };
+    const spent = { ...spentBy(result), pullRequestNumber: job.number };
     if (isFailedRun(result)) {
       await progress.finish(runFailedMessage(result, mention));
       return failedOutcome(result.exitReason, spent);

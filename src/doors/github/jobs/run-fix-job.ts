@@ -1,6 +1,6 @@
 import type { RunResult } from "../../../core/agent-run.js";
 import type { JobOutcome } from "./github-job.js";
-import { failedOutcome, type JobContext } from "./job-context.js";
+import { failedOutcome, spentBy, type JobContext } from "./job-context.js";
 import { fixResultMessage, jobHeadings, runFailedMessage, setupFailedMessage } from "./job-messages.js";
 import { prepareJobWorkspace } from "./prepare-job-workspace.js";
 import { readConversation, type Conversation } from "./read-conversation.js";
@@ -41,14 +41,9 @@ function buildFixPrompt(context: JobContext, conversation: Conversation): string
   return lines.join("\n");
 }
 
-/** What a job's outcome carries of its run, spent or not. */
-function spentBy(result: RunResult) {
-  return {
-    totalTokens: result.usage.totalTokens,
-    costUsd: result.costUsd,
-    runId: result.runId,
-    ...(result.tracePath === null ? {} : { tracePath: result.tracePath }),
-  };
+/** A fix's outcome carries its trace too. */
+function spentWithTrace(result: RunResult) {
+  return { ...spentBy(result), ...(result.tracePath === null ? {} : { tracePath: result.tracePath }) };
 }
 
 /**
@@ -82,7 +77,10 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
     ref: repository.defaultBranch,
     branch,
   });
-  report.log?.("workspace ready", { resumed: workspace.isResume, checkoutMs: Date.now() - checkoutStartedAt });
+  report.log?.("workspace ready", {
+    resumed: workspace.isResume,
+    checkoutMs: Date.now() - checkoutStartedAt,
+  });
   const finish = async (text: string, outcome: JobOutcome): Promise<JobOutcome> => {
     await report.progress.finish(text);
     return outcome;
@@ -110,7 +108,7 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
       tracker,
       signal,
     );
-    const spent = spentBy(result);
+    const spent = spentWithTrace(result);
     if (isFailedRun(result))
       return finish(runFailedMessage(result, mention), failedOutcome(result.exitReason, spent));
     tracker.note("running the repository's tests");

@@ -1,6 +1,6 @@
 import { PLAN_MODE_MAX_TURNS } from "../../../core/session/index.js";
 import type { JobOutcome } from "./github-job.js";
-import { failedOutcome, withoutRecovery, type JobContext } from "./job-context.js";
+import { failedOutcome, spentBy, withoutRecovery, type JobContext } from "./job-context.js";
 import { jobHeadings, noPlanMessage, planMessage } from "./job-messages.js";
 import { prepareJobWorkspace } from "./prepare-job-workspace.js";
 import { readConversation } from "./read-conversation.js";
@@ -65,7 +65,7 @@ export async function runPlanJob(context: JobContext): Promise<JobOutcome> {
       tracker,
       signal,
     );
-    const spent = { totalTokens: result.usage.totalTokens, costUsd: result.costUsd, runId: result.runId };
+    const spent = spentBy(result);
     if (result.finalAnswer === null || result.finalAnswer.trim().length === 0) {
       await report.progress.finish(noPlanMessage(result, github.mention));
       return failedOutcome(result.exitReason, spent);

@@ -1,5 +1,5 @@
 import type { JobOutcome } from "./github-job.js";
-import { failedOutcome, withoutRecovery, type JobContext } from "./job-context.js";
+import { failedOutcome, spentBy, withoutRecovery, type JobContext } from "./job-context.js";
 import {
   answerMessage,
   FORK_NOTE,
@@ -87,12 +87,7 @@ export async function runRequestJob(context: JobContext): Promise<JobOutcome> {
       tracker,
       signal,
     );
-    const spent = {
-      totalTokens: result.usage.totalTokens,
-      costUsd: result.costUsd,
-      runId: result.runId,
-      pullRequestNumber: job.number,
-    };
+    const spent = { ...spentBy(result), pullRequestNumber: job.number };
     if (isFailedRun(result)) {
       await report.progress.finish(runFailedMessage(result, mention));
       return failedOutcome(result.exitReason, spent);
