@@ -46,14 +46,16 @@ export interface ReadJournal {
 }
 
 /**
- * Reads the journal's text. The last line is only complete when it ends with a newline: a crash
- * during a write leaves a torn line that was never acknowledged, so it is dropped.
+ * Reads the journal's text. The records end at the first zero byte (the space written ahead; a
+ * record never holds one, JSON escapes it). The last line is only complete when it ends with a
+ * newline: a crash during a write leaves a torn line that was never acknowledged, so it is dropped.
  */
 export function readJournalText(text: string): ReadJournal {
   const pending = new Map<string, JournaledDelivery>();
   const settled = new Map<string, number>();
   let damagedLines = 0;
-  const lines = text.split("\n");
+  const end = text.indexOf("\0");
+  const lines = (end === -1 ? text : text.slice(0, end)).split("\n");
   // The element after the last newline is "" or a torn write.
   lines.pop();
   for (const line of lines) {

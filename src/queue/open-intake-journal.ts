@@ -19,12 +19,17 @@ export interface IntakeJournalOptions {
   /** Settled ids are remembered this long, so a redelivery is told apart without a GitHub call. */
   readonly retentionMs?: number;
   readonly now?: () => number;
+  /** Space written ahead of the records (zeros), so a record's sync flushes no file-size change. */
+  readonly allocateBytes?: number;
 }
 
 export interface IntakeJournalStats {
   /** Records written (admissions and settlements). */
   readonly records: number;
-  /** Writes that ended in a data sync; fewer than records when deliveries shared a flush. */
+  /**
+   * Writes that ended in a data sync; fewer than records when deliveries shared a flush, and
+   * settlements never start one of their own.
+   */
   readonly flushes: number;
   readonly pending: number;
   /** Lines found unreadable when the journal was opened (a torn last write is not one). */
@@ -51,10 +56,13 @@ export interface IntakeJournal {
 }
 
 const DEFAULT_COMPACT_AT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_ALLOCATE_BYTES = 4 * 1024 * 1024;
 const THREE_DAYS_MS = 3 * 24 * 60 * 60 * 1000;
 
 interface Entry {
   readonly line: string;
+  /** Resolve only once the line is on disk (an admission); a settlement resolves once written. */
+  readonly durable: boolean;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -65,11 +73,19 @@ interface Entry {
  * so N concurrent deliveries cost one `fdatasync`, not N. Writes and syncs run on libuv's thread
  * pool: unlike a synchronous SQLite commit (4–20 ms here), a sync never blocks the event loop
  * that answers the other webhooks. One process owns a journal file.
+ *
+ * Two things keep a sync short. The file's space is written ahead as zeros and records overwrite
+ * it in place, so a sync carries the records' pages and no change of the file's size (on ext4 an
+ * append's `fdatasync` also commits the filesystem journal). The reader stops at the first zero
+ * byte; a clean close cuts the zeros off. And a settlement is written without a sync of its own:
+ * it reaches the disk with the next admission's sync, and one lost in a power cut only means the
+ * delivery is triaged again (triage is idempotent by delivery id).
  */
 export async function openIntakeJournal(options: IntakeJournalOptions): Promise<IntakeJournal> {
   const now = options.now ?? Date.now;
   const compactAtBytes = options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES;
   const retentionMs = options.retentionMs ?? THREE_DAYS_MS;
+  const allocateBytes = options.allocateBytes ?? DEFAULT_ALLOCATE_BYTES;
   const filePath = options.filePath;
   let read: ReturnType<typeof readJournalText>;
   try {
@@ -82,6 +98,9 @@ export async function openIntakeJournal(options: IntakeJournalOptions): Promise<
   /** Admitted ids whose record is not on disk yet: a redelivery waits for the first copy. */
   const inFlight = new Map<string, Promise<void>>();
   let bytesWritten = 0;
+  /** Where the next record goes, and where the space written ahead ends. */
+  let position = 0;
+  let allocated = 0;
   let handle: FileHandle;
   try {
     handle = await compact();
@@ -94,24 +113,41 @@ export async function openIntakeJournal(options: IntakeJournalOptions): Promise<
   let writer: Promise<void> | null = null;
   let isClosed = false;
 
-  /** Rewrites the journal with the pending admissions and the recent settlements, atomically. */
+  /**
+   * Rewrites the journal with the pending admissions and the recent settlements, atomically,
+   * with space written ahead after them.
+   */
   async function compact(): Promise<FileHandle> {
     const cutoff = now() - retentionMs;
     for (const [id, at] of settled) if (at < cutoff) settled.delete(id);
     const lines = [...pending.values()].map(admittedLine);
     for (const [id, at] of settled) lines.push(settledLine(id, at));
     const temporary = `${filePath}.compact`;
-    const fresh = await open(temporary, "w", 0o600);
+    const fresh = await open(temporary, "w+", 0o600);
     try {
-      await writeAll(fresh, Buffer.from(lines.join("")));
+      const kept = Buffer.from(lines.join(""));
+      await writeAll(fresh, kept, 0);
+      position = kept.length;
+      allocated = position;
+      await allocate(fresh, 1);
       await fresh.datasync();
-    } finally {
+      await rename(temporary, filePath);
+      await syncDirectory(path.dirname(filePath));
+    } catch (error) {
       await fresh.close();
+      throw error;
     }
-    await rename(temporary, filePath);
-    await syncDirectory(path.dirname(filePath));
     bytesWritten = 0;
-    return open(filePath, "a", 0o600);
+    return fresh;
+  }
+
+  /** Writes zeros ahead until `needed` more bytes fit after `position`; synced by the next sync. */
+  async function allocate(target: FileHandle, needed: number): Promise<void> {
+    while (allocated < position + needed) {
+      const zeros = Buffer.alloc(allocateBytes);
+      await writeAll(target, zeros, allocated);
+      allocated += zeros.length;
+    }
   }
 
   async function drain(): Promise<void> {
@@ -120,11 +156,15 @@ export async function openIntakeJournal(options: IntakeJournalOptions): Promise<
       waiting = [];
       try {
         const buffer = Buffer.from(batch.map((entry) => entry.line).join(""));
-        await writeAll(handle, buffer);
-        await handle.datasync();
+        await allocate(handle, buffer.length);
+        await writeAll(handle, buffer, position);
+        position += buffer.length;
+        if (batch.some((entry) => entry.durable)) {
+          await handle.datasync();
+          flushes += 1;
+        }
         bytesWritten += buffer.length;
         records += batch.length;
-        flushes += 1;
         for (const entry of batch) entry.resolve();
         if (bytesWritten > compactAtBytes) {
           await handle.close();
@@ -138,11 +178,11 @@ export async function openIntakeJournal(options: IntakeJournalOptions): Promise<
     writer = null;
   }
 
-  function append(line: string): Promise<void> {
+  function append(line: string, durable: boolean): Promise<void> {
     if (isClosed)
       return Promise.reject(new QueueError("QUEUE_CLOSED", "cannot write: the intake journal is closed"));
     return new Promise<void>((resolve, reject) => {
-      waiting.push({ line, resolve, reject });
+      waiting.push({ line, durable, resolve, reject });
       // One turn of the event loop lets deliveries read in the same turn join this write.
       writer ??= new Promise<void>((next) => setImmediate(next)).then(drain);
     });
@@ -154,7 +194,7 @@ export async function openIntakeJournal(options: IntakeJournalOptions): Promise<
       if (earlier !== undefined) return earlier.then(() => false);
       if (pending.has(delivery.id) || settled.has(delivery.id)) return false;
       pending.set(delivery.id, delivery);
-      const durable = append(admittedLine(delivery));
+      const durable = append(admittedLine(delivery), true);
       inFlight.set(delivery.id, durable);
       try {
         await durable;
@@ -170,7 +210,7 @@ export async function openIntakeJournal(options: IntakeJournalOptions): Promise<
       if (!pending.delete(id)) return;
       const at = now();
       settled.set(id, at);
-      await append(settledLine(id, at));
+      await append(settledLine(id, at), false);
     },
     pending: () => [...pending.values()],
     stats: () => ({ records, flushes, pending: pending.size, damagedLines: read.damagedLines }),
@@ -178,15 +218,21 @@ export async function openIntakeJournal(options: IntakeJournalOptions): Promise<
       if (isClosed) return;
       isClosed = true;
       await writer;
-      await handle.close();
+      try {
+        // Settlements written since the last sync, and no zeros left for a reader to skip.
+        await handle.truncate(position);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
     },
   };
 }
 
-async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
+async function writeAll(handle: FileHandle, buffer: Buffer, at: number): Promise<void> {
   let offset = 0;
   while (offset < buffer.length) {
-    const { bytesWritten } = await handle.write(buffer, offset);
+    const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset, at + offset);
     offset += bytesWritten;
   }
 }

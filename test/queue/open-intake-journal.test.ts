@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openIntakeJournal, type JournaledDelivery } from "../../src/queue/open-intake-journal.js";
@@ -103,7 +103,7 @@ describe("intake journal", () => {
   });
 
   it("compacts past its size limit without losing a pending admission", async () => {
-    const journal = await openIntakeJournal({ filePath, compactAtBytes: 2_000 });
+    const journal = await openIntakeJournal({ filePath, compactAtBytes: 2_000, allocateBytes: 4096 });
     for (let index = 0; index < 30; index += 1) {
       await journal.admit(delivery(`c-${index}`));
       if (index !== 7) await journal.settle(`c-${index}`);
@@ -114,6 +114,59 @@ describe("intake journal", () => {
     expect(text.split("\n").filter((line) => line.includes('"admitted"')).length).toBeLessThan(30);
     const reopened = await openIntakeJournal({ filePath });
     expect(reopened.pending().map((entry) => entry.id)).toEqual(["c-7"]);
+    await reopened.close();
+  });
+
+  it("writes a settlement without a data sync of its own, and keeps it across a clean close", async () => {
+    const journal = await openIntakeJournal({ filePath });
+    await journal.admit(delivery("s"));
+    expect(journal.stats()).toMatchObject({ records: 1, flushes: 1 });
+    await journal.settle("s");
+    expect(journal.stats()).toMatchObject({ records: 2, flushes: 1 });
+    await journal.admit(delivery("t"));
+    expect(journal.stats()).toMatchObject({ records: 3, flushes: 2 });
+    await journal.close();
+    const reopened = await openIntakeJournal({ filePath });
+    expect(reopened.pending().map((entry) => entry.id)).toEqual(["t"]);
+    expect(await reopened.admit(delivery("s"))).toBe(false);
+    await reopened.close();
+  });
+
+  it("admits into space written ahead, so the file's size does not change with each record", async () => {
+    const journal = await openIntakeJournal({ filePath, allocateBytes: 64 * 1024 });
+    const before = (await stat(filePath)).size;
+    expect(before).toBeGreaterThanOrEqual(64 * 1024);
+    for (let index = 0; index < 10; index += 1) await journal.admit(delivery(`p-${index}`));
+    expect((await stat(filePath)).size).toBe(before);
+    await journal.close();
+    const text = await readFile(filePath, "utf8");
+    expect(text.includes("\0")).toBe(false);
+    expect(text.trim().split("\n")).toHaveLength(10);
+  });
+
+  it("grows the space written ahead when records outrun it, losing none", async () => {
+    const journal = await openIntakeJournal({ filePath, allocateBytes: 256 });
+    await Promise.all(Array.from({ length: 12 }, (_, index) => journal.admit(delivery(`g-${index}`))));
+    expect((await stat(filePath)).size).toBeGreaterThan(256);
+    await journal.close();
+    const reopened = await openIntakeJournal({ filePath });
+    expect(reopened.pending()).toHaveLength(12);
+    await reopened.close();
+  });
+
+  it("reads a journal a crash left with zeros after a torn record: the whole records, then new ones after them", async () => {
+    const whole = `${JSON.stringify({ kind: "admitted", ...delivery("whole") })}\n`;
+    await writeFile(
+      filePath,
+      Buffer.concat([Buffer.from(`${whole}{"kind":"admitted","id":"to`), Buffer.alloc(4096)]),
+    );
+    const journal = await openIntakeJournal({ filePath, allocateBytes: 4096 });
+    expect(journal.pending().map((entry) => entry.id)).toEqual(["whole"]);
+    expect(journal.stats().damagedLines).toBe(0);
+    await journal.admit(delivery("after"));
+    await journal.close();
+    const reopened = await openIntakeJournal({ filePath });
+    expect(reopened.pending().map((entry) => entry.id)).toEqual(["whole", "after"]);
     await reopened.close();
   });
 
