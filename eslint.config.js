@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".cache/**", "coverage/**", "*.js", "bin/**", "scripts/*.mjs"] },
+  { ignores: ["dist/**", "node_modules/**", ".cache/**", "coverage/**", "*.js", "bin/**", "scripts/*.mjs", "test/**/fixtures/*.mjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -9,6 +9,7 @@ import { Probot } from "probot";
 import type { TriageOutcome } from "../../../src/doors/github-app/create-intake-triage.js";
 import { DEFAULT_WEBHOOK_PATH } from "../../../src/doors/github-app/create-webhook-server.js";
 import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
+import type { IntakeThreadError } from "../../../src/doors/github-app/intake-thread/intake-thread-error.js";
 import {
   startWebhookIntake,
   type WebhookIntake,
@@ -207,6 +208,42 @@ describe("threaded intake: the intake thread answers, this thread triages", () =
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", queue: { queued: 0 } });
   });
+
+  it.each(["/throw", "/exit"])(
+    "tells once, and logs, when the intake thread ends on its own (%s), and not when it is closed",
+    async (way) => {
+      const failures: IntakeThreadError[] = [];
+      let told: () => void = () => undefined;
+      const toldOnce = new Promise<void>((resolve) => (told = resolve));
+      const probot = new Probot({
+        appId: 1,
+        privateKey,
+        secret: "unused",
+        Octokit: TestOctokit,
+        log: pino({ level: "silent" }),
+      });
+      intake = await startWebhookIntake({
+        probot,
+        secret: SECRET,
+        journalPath,
+        host: "127.0.0.1",
+        port: 0,
+        path: way,
+        triage: { queue, logger },
+        threadEntry: new URL("./fixtures/failing-intake-thread.mjs", import.meta.url),
+        onFailed: (error) => {
+          failures.push(error);
+          told();
+        },
+      });
+      await toldOnce;
+      await intake.close();
+      expect(failures).toHaveLength(1);
+      expect(failures[0]?.code).toBe("INTAKE_THREAD_FAILED");
+      expect(failures[0]?.message).toMatch(way === "/throw" ? /fake intake thread broke/ : /exit code 0/);
+      expect(logger.lines.filter((line) => line.level === "error")).toHaveLength(1);
+    },
+  );
 
   it("triages at start a delivery the journal holds unsettled (answered before a crash)", async () => {
     const payload = JSON.parse(commentBody("@agentforge fix the YAML anchors")) as unknown;

@@ -35,8 +35,10 @@ export interface WebhookIntakeOptions {
   readonly healthAndMetrics?: HealthAndMetricsOptions;
   /** What triage needs, as `createAgentForgeApp` takes it (triage always follows the answer here). */
   readonly triage: Omit<AgentForgeAppDependencies, "journal" | "acknowledge">;
-  /** Told when the intake thread stops on its own (it should not): the process takes no webhooks. */
+  /** Told once when the intake thread stops on its own (it should not): the process takes no webhooks. */
   readonly onFailed?: (error: IntakeThreadError) => void;
+  /** The thread's entry module; the compiled `intake-thread-main.js` unless a test passes a fake. */
+  readonly threadEntry?: URL;
 }
 
 export interface WebhookIntake {
@@ -121,11 +123,20 @@ export async function startWebhookIntake(options: WebhookIntakeOptions): Promise
     healthUrl,
     ...options.limits,
   };
-  const worker = new Worker(intakeThreadEntry(), { workerData: settings });
+  const worker = new Worker(options.threadEntry ?? intakeThreadEntry(), { workerData: settings });
   const command = (message: IntakeThreadCommand): void => worker.postMessage(message);
   let isClosing = false;
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let failure: IntakeThreadError | null = null;
+  /** The first way the thread ended on its own wins: an uncaught error is followed by its exit. */
+  const fail = (error: IntakeThreadError, reject: (error: Error) => void): void => {
+    reject(error);
+    if (isClosing || failure !== null) return;
+    failure = error;
+    logger.error({ err: error }, error.message);
+    options.onFailed?.(error);
+  };
 
   const triageDelivery = (delivery: JournaledDelivery): void => {
     toJournaledIntakeEvent(probot, delivery)
@@ -172,25 +183,14 @@ export async function startWebhookIntake(options: WebhookIntakeOptions): Promise
       }
     });
     worker.once("error", (error) => {
-      const failure = new IntakeThreadError(
-        "INTAKE_THREAD_FAILED",
-        `the webhook intake thread failed: ${error.message}`,
-        { cause: error },
-      );
-      reject(failure);
-      if (!isClosing) {
-        logger.error({ err: failure }, failure.message);
-        options.onFailed?.(failure);
-      }
+      const message = `the webhook intake thread failed: ${error.message}`;
+      fail(new IntakeThreadError("INTAKE_THREAD_FAILED", message, { cause: error }), reject);
     });
     worker.once("exit", (code) => {
       resolveClosed();
-      if (isClosing || code === 0) return;
-      const failure = new IntakeThreadError(
-        "INTAKE_THREAD_FAILED",
-        `the webhook intake thread exited with code ${code}`,
-      );
-      reject(failure);
+      // Even with code 0: only close() may end the thread.
+      const message = `the webhook intake thread stopped (exit code ${code}); no webhooks are taken`;
+      fail(new IntakeThreadError("INTAKE_THREAD_FAILED", message), reject);
     });
   });
 
