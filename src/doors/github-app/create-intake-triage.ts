@@ -1,3 +1,4 @@
+import pLimit from "p-limit";
 import type { IntakeJournal, JournaledDelivery } from "../../queue/open-intake-journal.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
 import { toWebhookResult, type AnyIntakeDecision } from "./to-webhook-result.js";
@@ -14,6 +15,8 @@ export interface IntakeTriageOptions {
   /** Tries of one delivery's triage before it is given up (logged, counted as an error). */
   readonly attempts?: number;
   readonly retryDelayMs?: number;
+  /** Deliveries triaged at once in the background; the others wait their turn in the journal's order. */
+  readonly concurrency?: number;
   /** Called once per delivery when its triage ends, whatever the outcome. */
   readonly onTriaged?: (deliveryId: string, outcome: TriageOutcome) => void;
 }
@@ -31,14 +34,23 @@ export interface IntakeTriage {
   triageAdmitted(event: IntakeEvent): Promise<void>;
   /** Triages what the journal holds unsettled: deliveries answered before a crash or a stop. */
   resume(toEvent: (delivery: JournaledDelivery) => Promise<IntakeEvent>): Promise<void>;
+  /** Tries under way now, and tries waiting for a turn. */
+  load(): { readonly running: number; readonly waiting: number };
 }
 
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_RETRY_DELAY_MS = 2_000;
+/**
+ * Each triage makes its GitHub requests one after another, so this bounds the requests in flight
+ * well under GitHub's secondary limit of 100 concurrent requests, and a burst of deliveries is
+ * answered first and triaged as GitHub answers, instead of opening hundreds of requests at once.
+ */
+export const DEFAULT_TRIAGE_CONCURRENCY = 32;
 
 /**
- * Runs triage off the webhook's answer. A delivery stays in the journal until its triage has
- * ended, so a crash in between means it is triaged again on the next start (see `resume`).
+ * Runs triage off the webhook's answer, at most `concurrency` deliveries at once. A delivery stays
+ * in the journal until its triage has ended, so a crash in between means it is triaged again on
+ * the next start (see `resume`).
  * A triage that throws (a store failure, GitHub down past its retries) is tried again after a
  * pause, then given up with an error in the log.
  */
@@ -47,6 +59,7 @@ export function createIntakeTriage(options: IntakeTriageOptions): IntakeTriage {
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const running = new Set<string>();
+  const limit = pLimit(options.concurrency ?? DEFAULT_TRIAGE_CONCURRENCY);
 
   const finish = async (event: IntakeEvent, outcome: TriageOutcome): Promise<void> => {
     deps.metrics?.recordWebhook(event.name, outcome === "error" ? "error" : toWebhookResult(outcome));
@@ -61,7 +74,8 @@ export function createIntakeTriage(options: IntakeTriageOptions): IntakeTriage {
   const triageInBackground = async (event: IntakeEvent): Promise<void> => {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const decision = await triageDelivery(event, deps);
+        // The turn is held for one try only: a delivery waiting to try again holds none.
+        const decision = await limit(() => triageDelivery(event, deps));
         await finish(event, decision);
         return;
       } catch (error) {
@@ -107,6 +121,7 @@ export function createIntakeTriage(options: IntakeTriageOptions): IntakeTriage {
       return true;
     },
     triageAdmitted: start,
+    load: () => ({ running: limit.activeCount, waiting: limit.pendingCount }),
     async resume(toEvent) {
       const pending = journal.pending();
       if (pending.length > 0)
