@@ -9,6 +9,7 @@ import {
   TASK_STATES,
   CANCELLED_ON_REQUEST,
   type CancelListener,
+  type EnqueueListener,
   type CancelResult,
   type ClaimedTask,
   type EnqueueResult,
@@ -72,6 +73,7 @@ export function createSqliteTaskQueue<TPayload>(
   const defaultMaxAttempts = options.maxAttempts ?? 3;
   const backoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;
   const listeners = new Set<CancelListener>();
+  const enqueueListeners = new Set<EnqueueListener>();
 
   let db: Database.Database;
   try {
@@ -224,6 +226,8 @@ export function createSqliteTaskQueue<TPayload>(
       const cancelled = result.cancelledRunningTaskId;
       if (cancelled !== undefined && task.supersedeRunning !== undefined)
         for (const listener of listeners) listener(cancelled, task.supersedeRunning.reason);
+      if (result.accepted && result.taskId !== null)
+        for (const listener of enqueueListeners) listener(result.taskId);
       return result;
     },
     claim(workerId) {
@@ -257,6 +261,10 @@ export function createSqliteTaskQueue<TPayload>(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onEnqueue(listener) {
+      enqueueListeners.add(listener);
+      return () => enqueueListeners.delete(listener);
+    },
     hasDelivery(deliveryId) {
       return guard("look up a delivery", () => statements.hasDelivery.get(deliveryId) !== undefined);
     },
@@ -284,6 +292,7 @@ export function createSqliteTaskQueue<TPayload>(
       if (!isClosed) {
         isClosed = true;
         listeners.clear();
+        enqueueListeners.clear();
         db.close();
       }
       return Promise.resolve();

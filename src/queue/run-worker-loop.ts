@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { createClaimWake } from "./create-claim-wake.js";
 import type { ClaimedTask, JsonValue, TaskQueue } from "./task-queue.js";
 
 /** Runs one task. Throw to fail it; an error with `retryable: true` is tried again later. */
@@ -17,6 +18,10 @@ export interface WorkerLoopOptions {
   readonly concurrency: number;
   /** Abort to stop: no new claims; running tasks are awaited. */
   readonly signal: AbortSignal;
+  /**
+   * How often an idle worker asks the queue for work. Tasks enqueued in this process, and tasks
+   * its own finished ones let start, are claimed at once; the poll is for other processes' tasks.
+   */
   readonly pollMs?: number;
   readonly heartbeatMs?: number;
   readonly workerId?: string;
@@ -64,6 +69,8 @@ export async function runWorkerLoop<TPayload>(
   const stopCancelListener = queue.onCancel((taskId, reason) => {
     controllers.get(taskId)?.abort(new TaskAbortedError("TASK_CANCELLED", reason));
   });
+  const claimWake = createClaimWake();
+  const stopEnqueueListener = queue.onEnqueue(() => claimWake.wake());
 
   async function runTask(task: ClaimedTask<TPayload>): Promise<void> {
     const controller = new AbortController();
@@ -99,6 +106,8 @@ export async function runWorkerLoop<TPayload>(
     } finally {
       clearInterval(timer);
       controllers.delete(task.taskId);
+      // The key's waiting task, or one held back by a concurrency limit, may start now.
+      claimWake.wake();
     }
   }
 
@@ -110,6 +119,7 @@ export async function runWorkerLoop<TPayload>(
         continue;
       }
       let task: ClaimedTask<TPayload> | null;
+      claimWake.clear();
       try {
         task = await queue.claim(workerId);
       } catch (error) {
@@ -117,7 +127,7 @@ export async function runWorkerLoop<TPayload>(
         task = null;
       }
       if (task === null) {
-        await pause(pollMs, options.signal);
+        await claimWake.wait(pollMs, options.signal);
         continue;
       }
       counts.claimed += 1;
@@ -127,6 +137,7 @@ export async function runWorkerLoop<TPayload>(
     await Promise.allSettled([...running]);
   } finally {
     stopCancelListener();
+    stopEnqueueListener();
   }
   return counts;
 }
@@ -135,18 +146,5 @@ function whenAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-}
-
-/** Waits, but returns early when the loop is told to stop. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
   });
 }

@@ -120,6 +120,9 @@ export interface CancelResult {
 
 export type CancelListener = (taskId: string, reason: string) => void;
 
+/** Told, in the process that enqueued it, that a task was accepted and may be claimable. */
+export type EnqueueListener = (taskId: string) => void;
+
 /** The last error of a task `cancel(key)` ended. */
 export const CANCELLED_ON_REQUEST = "cancelled on request";
 
@@ -148,6 +151,11 @@ export interface TaskQueue<TPayload> {
    * newer task gave in `supersedeRunning`).
    */
   onCancel(listener: CancelListener): () => void;
+  /**
+   * In-process notification of accepted tasks, so a local worker claims at once instead of at its
+   * next poll. Tasks enqueued by other processes are not heard of: workers still poll for those.
+   */
+  onEnqueue(listener: EnqueueListener): () => void;
   /** True when this delivery id was already accepted (as a task or as an immediate answer). */
   hasDelivery(deliveryId: string): Promise<boolean>;
   /** Records a delivery answered without a task (help, stop); false when it was already seen. */

@@ -150,4 +150,104 @@ describe("runWorkerLoop", () => {
     expect(await loop).toEqual({ claimed: 2, completed: 1, failed: 1 });
     await retrying.close();
   });
+
+  describe("with a poll far longer than the test", () => {
+    const HOUR_MS = 3_600_000;
+
+    /** The queue as the loop sees it, and a way to learn of its next claim that finds nothing. */
+    function watchEmptyClaims(watched: TaskQueue<TestPayload>) {
+      let waiting: ReturnType<typeof deferred<void>> = deferred();
+      const seen: TaskQueue<TestPayload> = {
+        ...watched,
+        claim: async (workerId) => {
+          const claimed = await watched.claim(workerId);
+          if (claimed === null) waiting.resolve();
+          return claimed;
+        },
+      };
+      const first = waiting.promise;
+      return {
+        queue: seen,
+        idle: first,
+        nextIdle: () => (waiting = deferred()).promise,
+      };
+    }
+
+    it("claims a task enqueued in this process at once, not at its next poll", async () => {
+      const watched = watchEmptyClaims(queue);
+      const claimed = deferred<string>();
+      const controller = new AbortController();
+      const loop = runWorkerLoop(
+        watched.queue,
+        (task) => {
+          claimed.resolve(task.payload.label);
+          return Promise.resolve("done");
+        },
+        { concurrency: 1, signal: controller.signal, pollMs: HOUR_MS },
+      );
+      // The loop found the queue empty and waits out its hour-long poll when the task comes.
+      await watched.idle;
+      await queue.enqueue(task("o/r#1", "fresh"));
+      expect(await claimed.promise).toBe("fresh");
+      controller.abort();
+      expect(await loop).toEqual({ claimed: 1, completed: 1, failed: 0 });
+    });
+
+    it("claims its key's waiting task as soon as its own task for that key ends", async () => {
+      await queue.enqueue(task("o/r#1", "first"));
+      const release = deferred();
+      const second = deferred();
+      const controller = new AbortController();
+      const watched = watchEmptyClaims(queue);
+      let secondIsWaiting: Promise<void> = Promise.resolve();
+      const firstRuns = deferred();
+      const loop = runWorkerLoop(
+        watched.queue,
+        async (claimed) => {
+          if (claimed.payload.label === "first") {
+            secondIsWaiting = watched.nextIdle();
+            await queue.enqueue(task("o/r#1", "second"));
+            firstRuns.resolve();
+            await release.promise;
+          } else second.resolve();
+          return claimed.payload.label;
+        },
+        { concurrency: 2, signal: controller.signal, pollMs: HOUR_MS },
+      );
+      await firstRuns.promise;
+      // With "first" running, "second" waits behind its key: the loop's claim found nothing.
+      await secondIsWaiting;
+      release.resolve();
+      await second.promise;
+      controller.abort();
+      expect(await loop).toEqual({ claimed: 2, completed: 2, failed: 0 });
+    });
+
+    it("does not hear of tasks another process enqueues (those wait for the poll)", async () => {
+      const watched = watchEmptyClaims(queue);
+      const controller = new AbortController();
+      let handled = 0;
+      const loop = runWorkerLoop(
+        watched.queue,
+        () => {
+          handled += 1;
+          return Promise.resolve("done");
+        },
+        { concurrency: 1, signal: controller.signal, pollMs: HOUR_MS },
+      );
+      await watched.idle;
+      const intake = openTestQueue(dir);
+      const heard: string[] = [];
+      const stopListening = intake.onEnqueue((taskId) => heard.push(taskId));
+      const { taskId } = await intake.enqueue(task("o/r#1", "elsewhere"));
+      stopListening();
+      await intake.close();
+      controller.abort();
+      await loop;
+      // The enqueuing connection heard of it; the loop's own did not, so it was never claimed.
+      expect(heard).toEqual([taskId]);
+      expect(handled).toBe(0);
+      expect((await queue.get(taskId!))?.state).toBe("queued");
+    });
+  });
 });

@@ -6,6 +6,7 @@ import {
   CANCELLED_ON_REQUEST,
   TASK_STATES,
   type CancelListener,
+  type EnqueueListener,
   type ClaimedTask,
   type EnqueueReason,
   type QueueStats,
@@ -56,6 +57,7 @@ export function createBullmqTaskQueue<TPayload>(
     reportError,
   });
   const listeners = new Set<CancelListener>();
+  const enqueueListeners = new Set<EnqueueListener>();
   let isClosed = false;
 
   async function guard<T>(action: string, work: () => Promise<T>): Promise<T> {
@@ -166,11 +168,14 @@ export function createBullmqTaskQueue<TPayload>(
           await tickets.remove(cancelledRunning);
           for (const listener of listeners) listener(cancelledRunning, task.supersedeRunning?.reason ?? "");
         }
-        if (reason === "replaced-waiting" && other !== undefined && other !== "") {
-          await tickets.remove(other);
-          return { accepted: true, reason, taskId, replacedTaskId: other, ...cancelled };
-        }
-        return { accepted: true, reason: "enqueued" satisfies EnqueueReason, taskId, ...cancelled };
+        const replaced = reason === "replaced-waiting" && other !== undefined && other !== "";
+        if (replaced) await tickets.remove(other);
+        // Told after the tickets are settled, so a woken claim sees them as they stay. A task
+        // parked behind its key's running one is not claimable yet; the wake costs one claim.
+        for (const listener of enqueueListeners) listener(taskId);
+        return replaced
+          ? { accepted: true, reason, taskId, replacedTaskId: other, ...cancelled }
+          : { accepted: true, reason: "enqueued" satisfies EnqueueReason, taskId, ...cancelled };
       });
     },
     async claim(workerId) {
@@ -253,6 +258,10 @@ export function createBullmqTaskQueue<TPayload>(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onEnqueue(listener) {
+      enqueueListeners.add(listener);
+      return () => enqueueListeners.delete(listener);
+    },
     hasDelivery(deliveryId) {
       return guard(
         "look up a delivery",
@@ -292,6 +301,7 @@ export function createBullmqTaskQueue<TPayload>(
       if (isClosed) return;
       isClosed = true;
       listeners.clear();
+      enqueueListeners.clear();
       await tickets.close();
       await redis.quit();
     },

@@ -237,6 +237,18 @@ export function describeTaskQueueContract(engineName: string, engine: ContractEn
       expect((await queue.claim("w"))?.payload.label).toBe("other");
     });
 
+    it("tells its enqueue listeners of each accepted task, not of a redelivery or after they stop", async () => {
+      const queue = open();
+      const heard: string[] = [];
+      const stop = queue.onEnqueue((taskId) => heard.push(taskId));
+      const first = await queue.enqueue(task("o/r#1", "a", { deliveryId: "d-listen-1" }));
+      await queue.enqueue(task("o/r#1", "a", { deliveryId: "d-listen-1" }));
+      const replacing = await queue.enqueue(task("o/r#1", "b"));
+      stop();
+      await queue.enqueue(task("o/r#2", "c"));
+      expect(heard).toEqual([first.taskId, replacing.taskId]);
+    });
+
     it("cancels the running task of a superseded kind while enqueueing its successor, which then runs", async () => {
       const queue = open();
       const review = await queue.enqueue(task("o/r#1", "old review", { kind: "review" }));
