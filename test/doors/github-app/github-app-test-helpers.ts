@@ -128,6 +128,17 @@ export async function createAppHarness(
   };
 }
 
+/** A Probot that mints installation Octokits against nock; its webhook secret is never used. */
+export function createTestProbot(): Probot {
+  return new Probot({
+    appId: 1,
+    privateKey,
+    secret: "unused",
+    Octokit: TestOctokit,
+    log: pino({ level: "silent" }),
+  });
+}
+
 export function mockInstallationToken(scope: nock.Scope): nock.Scope {
   return scope.post(`/app/installations/${INSTALLATION_ID}/access_tokens`).reply(200, {
     token: "ghs_test",

@@ -4,8 +4,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nock from "nock";
-import { pino } from "pino";
-import { Probot } from "probot";
 import type { TriageOutcome } from "../../../src/doors/github-app/create-intake-triage.js";
 import { DEFAULT_WEBHOOK_PATH } from "../../../src/doors/github-app/create-webhook-server.js";
 import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
@@ -13,6 +11,7 @@ import type { IntakeThreadError } from "../../../src/doors/github-app/intake-thr
 import {
   startWebhookIntake,
   type WebhookIntake,
+  type WebhookIntakeOptions,
 } from "../../../src/doors/github-app/intake-thread/start-webhook-intake.js";
 import { createMetrics } from "../../../src/observability/create-metrics.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
@@ -20,12 +19,11 @@ import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import {
   API,
   createRecordingLogger,
+  createTestProbot,
   examplePayload,
   mockConfig,
   mockInstallationToken,
   mockPermission,
-  privateKey,
-  TestOctokit,
 } from "./github-app-test-helpers.js";
 
 const OWNER = "Codertocat";
@@ -75,22 +73,16 @@ describe("threaded intake: the intake thread answers, this thread triages", () =
   let logger: ReturnType<typeof createRecordingLogger>;
   let metrics: ReturnType<typeof createMetrics>;
 
-  async function start(): Promise<WebhookIntake> {
-    const probot = new Probot({
-      appId: 1,
-      privateKey,
-      secret: "Probot's own secret is not used",
-      Octokit: TestOctokit,
-      log: pino({ level: "silent" }),
-    });
+  async function start(overrides: Partial<WebhookIntakeOptions> = {}): Promise<WebhookIntake> {
     intake = await startWebhookIntake({
-      probot,
+      probot: createTestProbot(),
       secret: SECRET,
       journalPath,
       host: "127.0.0.1",
       port: 0,
       healthAndMetrics: { metrics, queue },
       triage: { queue, logger, metrics, onTriaged: waiter.onTriaged },
+      ...overrides,
     });
     return intake;
   }
@@ -215,19 +207,7 @@ describe("threaded intake: the intake thread answers, this thread triages", () =
       const failures: IntakeThreadError[] = [];
       let told: () => void = () => undefined;
       const toldOnce = new Promise<void>((resolve) => (told = resolve));
-      const probot = new Probot({
-        appId: 1,
-        privateKey,
-        secret: "unused",
-        Octokit: TestOctokit,
-        log: pino({ level: "silent" }),
-      });
-      intake = await startWebhookIntake({
-        probot,
-        secret: SECRET,
-        journalPath,
-        host: "127.0.0.1",
-        port: 0,
+      const started = await start({
         path: way,
         triage: { queue, logger },
         threadEntry: new URL("./fixtures/failing-intake-thread.mjs", import.meta.url),
@@ -237,7 +217,7 @@ describe("threaded intake: the intake thread answers, this thread triages", () =
         },
       });
       await toldOnce;
-      await intake.close();
+      await started.close();
       expect(failures).toHaveLength(1);
       expect(failures[0]?.code).toBe("INTAKE_THREAD_FAILED");
       expect(failures[0]?.message).toMatch(way === "/throw" ? /fake intake thread broke/ : /exit code 0/);

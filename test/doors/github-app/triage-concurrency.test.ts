@@ -3,8 +3,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nock from "nock";
-import { pino } from "pino";
-import { Probot } from "probot";
 import { createAcknowledger } from "../../../src/doors/github-app/create-agent-forge-app.js";
 import {
   createIntakeTriage,
@@ -18,10 +16,9 @@ import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import {
   API,
   createRecordingLogger,
+  createTestProbot,
   examplePayload,
   mockInstallationToken,
-  privateKey,
-  TestOctokit,
 } from "./github-app-test-helpers.js";
 
 const PERMISSION_PATH = "/repos/Codertocat/Hello-World/collaborators/Codertocat/permission";
@@ -65,13 +62,7 @@ describe("background triage takes turns", () => {
       });
     scope.post("/repos/Codertocat/Hello-World/issues/1/comments").times(2).reply(201, { id: 2 });
     const logger = createRecordingLogger();
-    const probot = new Probot({
-      appId: 1,
-      privateKey,
-      secret: "unused",
-      Octokit: TestOctokit,
-      log: pino({ level: "silent" }),
-    });
+    const probot = createTestProbot();
     const outcomes = new Map<string, TriageOutcome>();
     let bothTriaged: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (bothTriaged = resolve));
