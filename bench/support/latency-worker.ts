@@ -35,21 +35,31 @@ export function openLatencyQueue(engine: LatencyEngine): TaskQueue<LatencyPayloa
     : createBullmqTaskQueue({ ...common, connection: engine.url, prefix: engine.prefix, busyRetryMs: 20 });
 }
 
-/** What a worker process says to the bench: ready (with its idle RSS), then its peak RSS when stopped. */
+/** What a worker process says to the bench. */
 export type LatencyWorkerMessage =
+  /** Warmed (one task run) and idle: its RSS now. */
   | { readonly type: "ready"; readonly rssBytes: number }
-  | { readonly type: "stopped"; readonly peakRssBytes: number };
+  | { readonly type: "started" }
+  /** Its loop stopped; the peak RSS since it started. */
+  | { readonly type: "paused"; readonly peakRssBytes: number };
+
+/** What the bench tells a worker process: run the loop with this concurrency, stop it, or exit. */
+export type LatencyWorkerCommand =
+  | { readonly type: "start"; readonly concurrency: number }
+  | { readonly type: "pause" }
+  | { readonly type: "exit" };
 
 /**
- * One worker process: the App's worker loop with `concurrency` tasks at once, each a real core
- * run (three model turns over HTTP: two read_file calls and an answer) on a small workspace.
+ * One long-lived worker process: the App's worker loop, each task a real core run (three model
+ * turns over HTTP: two read_file calls and an answer) on a small workspace. It runs one task
+ * before saying it is ready, so the bench measures warm processes; between cases the bench
+ * pauses its loop, so a paused process does not claim (or poll) at all.
  */
-export async function runLatencyWorker(
+export async function serveLatencyWorker(
   engine: LatencyEngine,
-  concurrency: number,
   modelUrl: string,
   send: (message: LatencyWorkerMessage) => void,
-  stop: AbortSignal,
+  commands: AsyncIterable<LatencyWorkerCommand>,
 ): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), "agentforge-bench-latency-"));
   const workspace = path.join(root, "workspace");
@@ -61,30 +71,48 @@ export async function runLatencyWorker(
     dataDir: path.join(root, "data"),
     settings: { limits: runLimits({ maxTurns: 10 }), contextWindow: 128_000, configDigest: "bench" },
   });
+  const runTask = async (index: number) => {
+    const result = await runner.run({
+      prompt: `Read a.js and b.js (task ${index}).`,
+      workspaceRoot: workspace,
+      mode: "build",
+      approvalMode: "never",
+      allowPrefixes: [],
+    });
+    if (result.exitReason !== "final_answer") throw new Error(`run ended with ${result.exitReason}`);
+    return { turns: result.turns };
+  };
   const queue = openLatencyQueue(engine);
-  let peakRssBytes = process.memoryUsage.rss();
+  let peakRssBytes = 0;
   const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss())), 50);
-  send({ type: "ready", rssBytes: process.memoryUsage.rss() });
+  let loop: { readonly controller: AbortController; readonly done: Promise<unknown> } | null = null;
   try {
-    await runWorkerLoop(
-      queue,
-      async (task) => {
-        const result = await runner.run({
-          prompt: `Read a.js and b.js (task ${task.payload.index}).`,
-          workspaceRoot: workspace,
-          mode: "build",
-          approvalMode: "never",
-          allowPrefixes: [],
+    await runTask(-1);
+    await queue.stats();
+    send({ type: "ready", rssBytes: process.memoryUsage.rss() });
+    for await (const command of commands) {
+      if (command.type === "start" && loop === null) {
+        const controller = new AbortController();
+        peakRssBytes = process.memoryUsage.rss();
+        const done = runWorkerLoop(queue, (task) => runTask(task.payload.index), {
+          concurrency: command.concurrency,
+          signal: controller.signal,
+          pollMs: 10,
         });
-        if (result.exitReason !== "final_answer") throw new Error(`run ended with ${result.exitReason}`);
-        return { turns: result.turns };
-      },
-      { concurrency, signal: stop, pollMs: 10 },
-    );
+        loop = { controller, done };
+        send({ type: "started" });
+      } else if (command.type === "pause" && loop !== null) {
+        loop.controller.abort();
+        await loop.done;
+        loop = null;
+        send({ type: "paused", peakRssBytes });
+      } else if (command.type === "exit") break;
+    }
   } finally {
+    loop?.controller.abort();
+    await loop?.done;
     clearInterval(sampler);
     await queue.close();
     await rm(root, { recursive: true, force: true });
   }
-  send({ type: "stopped", peakRssBytes });
 }
