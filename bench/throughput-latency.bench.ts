@@ -8,9 +8,10 @@
  *
  * A task is a real core run (createAgentRunner, three model turns: two read_file calls and an
  * answer, on a small workspace) against the mock model server over HTTP, answering each run by
- * its turn after 1 s. The worker processes are started once per engine and each runs one task
- * before any case, so start-up and first-run costs are not counted; a process not in a case has
- * its loop paused. A case is a wave of N tasks, timed from the first enqueue to the last
+ * its turn after 1 s. The worker processes are started once (they serve both engines in turn)
+ * and each runs one task before any case, so start-up and first-run costs are not counted; a
+ * process not in a case has its loop paused. AGENTFORGE_BENCH_CLAIM_BLOCK_MS tries the Redis
+ * engine's `claimBlockMs`. A case is a wave of N tasks, timed from the first enqueue to the last
  * completion; the rate is the median of its waves (AGENTFORGE_BENCH_WAVES, default 3; the tasks
  * per worker cases above N=1, which met the target with one wave, run one to keep the file
  * within the bench runner's deadline).
@@ -49,6 +50,8 @@ const PROCESS_COUNTS = [2, 4, 8, 16] as const;
 const POOL_SIZE = Math.max(...PROCESS_COUNTS);
 /** Waves per worker-process case and for the single-task baseline. */
 const WAVES = Number(process.env.AGENTFORGE_BENCH_WAVES ?? "3");
+/** Set to try the Redis engine's `claimBlockMs` (off in the App by default). */
+const CLAIM_BLOCK_MS = process.env.AGENTFORGE_BENCH_CLAIM_BLOCK_MS;
 const THIS_FILE = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
 
@@ -78,8 +81,8 @@ function nextMessage(child: ChildProcess, type: LatencyWorkerMessage["type"]): P
   });
 }
 
-async function startPoolWorker(engine: LatencyEngine, modelUrl: string): Promise<PoolWorker> {
-  const child = fork(THIS_FILE, ["worker", JSON.stringify(engine), modelUrl], {
+async function startPoolWorker(modelUrl: string): Promise<PoolWorker> {
+  const child = fork(THIS_FILE, ["worker", modelUrl], {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
@@ -123,13 +126,14 @@ let enqueued = 0;
 
 /** Runs `waves` waves of (workers × concurrency) tasks on warm workers; the median rate. */
 async function measureCase(
+  engine: LatencyEngine,
   queue: TaskQueue<LatencyPayload>,
   label: string,
   workers: readonly PoolWorker[],
   concurrency: number,
   waves: number,
 ): Promise<CaseResult> {
-  await Promise.all(workers.map((worker) => worker.ask({ type: "start", concurrency }, "started")));
+  await Promise.all(workers.map((worker) => worker.ask({ type: "start", engine, concurrency }, "started")));
   const tasks = workers.length * concurrency;
   const rates: number[] = [];
   let paused: LatencyWorkerMessage[] = [];
@@ -163,27 +167,27 @@ async function measureCase(
   return { tasksPerMinute: median(rates), peakRssBytes: Math.max(...peaks) };
 }
 
-async function measureEngine(kind: "sqlite" | "redis", modelUrl: string): Promise<BenchRow[]> {
-  const engineLabel = kind === "sqlite" ? "SQLite" : "Redis";
+async function measureEngine(kind: "sqlite" | "redis", pool: readonly PoolWorker[]): Promise<BenchRow[]> {
+  const engineLabel =
+    kind === "sqlite" ? "SQLite" : CLAIM_BLOCK_MS === undefined ? "Redis" : `Redis (claimBlockMs ${CLAIM_BLOCK_MS})`;
   const folder = await mkdtemp(path.join(tmpdir(), "agentforge-bench-latency-queue-"));
   const engine: LatencyEngine =
     kind === "sqlite"
       ? { kind, filePath: path.join(folder, "queue.sqlite") }
-      : { kind, url: REDIS_URL, prefix: `agentforge-bench-${randomUUID()}` };
+      : {
+          kind,
+          url: REDIS_URL,
+          prefix: `agentforge-bench-${randomUUID()}`,
+          ...(CLAIM_BLOCK_MS === undefined ? {} : { claimBlockMs: Number(CLAIM_BLOCK_MS) }),
+        };
   const queue = openLatencyQueue(engine);
-  const started = await Promise.allSettled(
-    Array.from({ length: POOL_SIZE }, () => startPoolWorker(engine, modelUrl)),
-  );
-  const pool = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const rows: BenchRow[] = [];
   try {
-    const failed = started.find((result) => result.status === "rejected");
-    if (failed !== undefined) throw failed.reason;
     const first = pool[0]!;
     const perWorker = new Map<number, CaseResult>();
     for (const n of TASK_COUNTS) {
       const label = `${engineLabel}, 1 process × ${n}`;
-      perWorker.set(n, await measureCase(queue, label, [first], n, n === 1 ? WAVES : 1));
+      perWorker.set(n, await measureCase(engine, queue, label, [first], n, n === 1 ? WAVES : 1));
     }
     const single = perWorker.get(1)?.tasksPerMinute ?? Number.NaN;
     for (const n of TASK_COUNTS)
@@ -192,7 +196,7 @@ async function measureEngine(kind: "sqlite" | "redis", modelUrl: string): Promis
       );
     for (const processes of PROCESS_COUNTS) {
       const label = `${engineLabel}, ${processes} processes × 1`;
-      const result = await measureCase(queue, label, pool.slice(0, processes), 1, WAVES);
+      const result = await measureCase(engine, queue, label, pool.slice(0, processes), 1, WAVES);
       rows.push(throughputRow(`${engineLabel}, worker processes`, processes, result.tasksPerMinute, single));
     }
     const busiest = perWorker.get(16);
@@ -214,14 +218,6 @@ async function measureEngine(kind: "sqlite" | "redis", modelUrl: string): Promis
       });
     }
   } finally {
-    await Promise.all(
-      pool.map(async (worker) => {
-        if (worker.child.exitCode !== null) return;
-        const exited = once(worker.child, "exit");
-        worker.child.send({ type: "exit" } satisfies LatencyWorkerCommand);
-        await exited;
-      }),
-    );
     await queue.close();
     if (engine.kind === "redis") await removeKeys(engine.prefix);
     await rm(folder, { recursive: true, force: true });
@@ -260,9 +256,21 @@ export const run: Benchmark = async () => {
     delayMs: MODEL_LATENCY_MS,
   });
   const rows: BenchRow[] = [];
+  const started = await Promise.allSettled(Array.from({ length: POOL_SIZE }, () => startPoolWorker(model.url)));
+  const pool = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   try {
-    for (const kind of ["sqlite", "redis"] as const) rows.push(...(await measureEngine(kind, model.url)));
+    const failed = started.find((result) => result.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
+    for (const kind of ["sqlite", "redis"] as const) rows.push(...(await measureEngine(kind, pool)));
   } finally {
+    await Promise.all(
+      pool.map(async (worker) => {
+        if (worker.child.exitCode !== null) return;
+        const exited = once(worker.child, "exit");
+        worker.child.send({ type: "exit" } satisfies LatencyWorkerCommand);
+        await exited;
+      }),
+    );
     await model.close();
   }
   rows.push(...(await measureFirstAction()));
@@ -273,8 +281,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   if (process.argv[2] === "worker") {
     const commands = on(process, "message") as AsyncIterableIterator<[LatencyWorkerCommand]>;
     await serveLatencyWorker(
-      JSON.parse(process.argv[3] ?? "{}") as LatencyEngine,
-      process.argv[4] ?? "",
+      process.argv[3] ?? "",
       (message) => process.send?.(message),
       (async function* () {
         for await (const [command] of commands) yield command;

@@ -19,6 +19,8 @@ export type LatencyEngine =
       readonly kind: "redis";
       readonly url: string;
       readonly prefix: string;
+      /** The engine's `claimBlockMs` for the workers (unset: the App's default, no waiting). */
+      readonly claimBlockMs?: number;
     };
 
 function decodePayload(value: unknown): LatencyPayload {
@@ -32,7 +34,13 @@ export function openLatencyQueue(engine: LatencyEngine): TaskQueue<LatencyPayloa
   const common = { decodePayload, globalConcurrency: 64 };
   return engine.kind === "sqlite"
     ? createSqliteTaskQueue({ ...common, filePath: engine.filePath })
-    : createBullmqTaskQueue({ ...common, connection: engine.url, prefix: engine.prefix, busyRetryMs: 20 });
+    : createBullmqTaskQueue({
+        ...common,
+        connection: engine.url,
+        prefix: engine.prefix,
+        busyRetryMs: 20,
+        ...(engine.claimBlockMs === undefined ? {} : { claimBlockMs: engine.claimBlockMs }),
+      });
 }
 
 /** What a worker process says to the bench. */
@@ -43,9 +51,9 @@ export type LatencyWorkerMessage =
   /** Its loop stopped; the peak RSS since it started. */
   | { readonly type: "paused"; readonly peakRssBytes: number };
 
-/** What the bench tells a worker process: run the loop with this concurrency, stop it, or exit. */
+/** What the bench tells a worker process: run the loop on this queue, stop it, or exit. */
 export type LatencyWorkerCommand =
-  | { readonly type: "start"; readonly concurrency: number }
+  | { readonly type: "start"; readonly engine: LatencyEngine; readonly concurrency: number }
   | { readonly type: "pause" }
   | { readonly type: "exit" };
 
@@ -53,10 +61,10 @@ export type LatencyWorkerCommand =
  * One long-lived worker process: the App's worker loop, each task a real core run (three model
  * turns over HTTP: two read_file calls and an answer) on a small workspace. It runs one task
  * before saying it is ready, so the bench measures warm processes; between cases the bench
- * pauses its loop, so a paused process does not claim (or poll) at all.
+ * pauses its loop, so a paused process does not claim (or poll) at all. One process serves both
+ * engines in turn (a queue per engine, opened at its first case), so the pool starts once.
  */
 export async function serveLatencyWorker(
-  engine: LatencyEngine,
   modelUrl: string,
   send: (message: LatencyWorkerMessage) => void,
   commands: AsyncIterable<LatencyWorkerCommand>,
@@ -82,16 +90,25 @@ export async function serveLatencyWorker(
     if (result.exitReason !== "final_answer") throw new Error(`run ended with ${result.exitReason}`);
     return { turns: result.turns };
   };
-  const queue = openLatencyQueue(engine);
+  const queues = new Map<string, TaskQueue<LatencyPayload>>();
+  const openQueue = async (engine: LatencyEngine) => {
+    const name = JSON.stringify(engine);
+    const opened = queues.get(name);
+    if (opened !== undefined) return opened;
+    const queue = openLatencyQueue(engine);
+    queues.set(name, queue);
+    await queue.stats();
+    return queue;
+  };
   let peakRssBytes = 0;
   const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss())), 50);
   let loop: { readonly controller: AbortController; readonly done: Promise<unknown> } | null = null;
   try {
     await runTask(-1);
-    await queue.stats();
     send({ type: "ready", rssBytes: process.memoryUsage.rss() });
     for await (const command of commands) {
       if (command.type === "start" && loop === null) {
+        const queue = await openQueue(command.engine);
         const controller = new AbortController();
         peakRssBytes = process.memoryUsage.rss();
         const done = runWorkerLoop(queue, (task) => runTask(task.payload.index), {
@@ -112,7 +129,7 @@ export async function serveLatencyWorker(
     loop?.controller.abort();
     await loop?.done;
     clearInterval(sampler);
-    await queue.close();
+    for (const queue of queues.values()) await queue.close();
     await rm(root, { recursive: true, force: true });
   }
 }
