@@ -57,6 +57,8 @@ const MB = 1024 * 1024;
 
 interface CaseResult {
   readonly tasksPerMinute: number;
+  /** Of the case's busiest worker: RSS when its loop started (warm, idle) and its peak. */
+  readonly startRssBytes: number;
   readonly peakRssBytes: number;
 }
 
@@ -163,8 +165,15 @@ async function measureCase(
   } finally {
     paused = await Promise.all(workers.map((worker) => worker.ask({ type: "pause" }, "paused")));
   }
-  const peaks = paused.map((message) => (message.type === "paused" ? message.peakRssBytes : Number.NaN));
-  return { tasksPerMinute: median(rates), peakRssBytes: Math.max(...peaks) };
+  const reports = paused.flatMap((message) => (message.type === "paused" ? [message] : []));
+  const busiest = reports.reduce((top, report) =>
+    report.peakRssBytes - report.startRssBytes > top.peakRssBytes - top.startRssBytes ? report : top,
+  );
+  return {
+    tasksPerMinute: median(rates),
+    startRssBytes: busiest.startRssBytes,
+    peakRssBytes: busiest.peakRssBytes,
+  };
 }
 
 async function measureEngine(kind: "sqlite" | "redis", pool: readonly PoolWorker[]): Promise<BenchRow[]> {
@@ -204,10 +213,10 @@ async function measureEngine(kind: "sqlite" | "redis", pool: readonly PoolWorker
       rows.push({
         benchmark: "throughput-latency",
         case: `${engineLabel}: worker process RSS, idle (warm: after one task)`,
-        value: Math.round(first.idleRssBytes / MB),
+        value: Math.round(busiest.startRssBytes / MB),
         unit: "MB",
       });
-      const perTask = (busiest.peakRssBytes - first.idleRssBytes) / MB / 16;
+      const perTask = (busiest.peakRssBytes - busiest.startRssBytes) / MB / 16;
       rows.push({
         benchmark: "throughput-latency",
         case: `${engineLabel}: RSS added per running task (peak with 16 running − idle, / 16)`,

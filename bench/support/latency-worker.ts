@@ -48,8 +48,8 @@ export type LatencyWorkerMessage =
   /** Warmed (one task run) and idle: its RSS now. */
   | { readonly type: "ready"; readonly rssBytes: number }
   | { readonly type: "started" }
-  /** Its loop stopped; the peak RSS since it started. */
-  | { readonly type: "paused"; readonly peakRssBytes: number };
+  /** Its loop stopped: its RSS when the loop started (warm and idle) and the peak since. */
+  | { readonly type: "paused"; readonly startRssBytes: number; readonly peakRssBytes: number };
 
 /** What the bench tells a worker process: run the loop on this queue, stop it, or exit. */
 export type LatencyWorkerCommand =
@@ -101,6 +101,7 @@ export async function serveLatencyWorker(
     return queue;
   };
   let peakRssBytes = 0;
+  let startRssBytes = 0;
   const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss())), 50);
   let loop: { readonly controller: AbortController; readonly done: Promise<unknown> } | null = null;
   try {
@@ -110,7 +111,8 @@ export async function serveLatencyWorker(
       if (command.type === "start" && loop === null) {
         const queue = await openQueue(command.engine);
         const controller = new AbortController();
-        peakRssBytes = process.memoryUsage.rss();
+        startRssBytes = process.memoryUsage.rss();
+        peakRssBytes = startRssBytes;
         const done = runWorkerLoop(queue, (task) => runTask(task.payload.index), {
           concurrency: command.concurrency,
           signal: controller.signal,
@@ -122,7 +124,7 @@ export async function serveLatencyWorker(
         loop.controller.abort();
         await loop.done;
         loop = null;
-        send({ type: "paused", peakRssBytes });
+        send({ type: "paused", startRssBytes, peakRssBytes });
       } else if (command.type === "exit") break;
     }
   } finally {
