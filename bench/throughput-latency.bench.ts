@@ -64,7 +64,6 @@ interface CaseResult {
 
 interface PoolWorker {
   readonly child: ChildProcess;
-  readonly idleRssBytes: number;
   /** Sends a command and resolves with the reply of the given type. */
   ask(command: LatencyWorkerCommand, reply: LatencyWorkerMessage["type"]): Promise<LatencyWorkerMessage>;
 }
@@ -89,10 +88,9 @@ async function startPoolWorker(modelUrl: string): Promise<PoolWorker> {
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   try {
-    const ready = await nextMessage(child, "ready");
+    await nextMessage(child, "ready");
     return {
       child,
-      idleRssBytes: ready.type === "ready" ? ready.rssBytes : Number.NaN,
       ask(command, reply) {
         const answer = nextMessage(child, reply);
         child.send(command);
