@@ -5,6 +5,7 @@ import { QueueError } from "./queue-error.js";
 import { computeRetryDelayMs, DEFAULT_RETRY_BACKOFF, type RetryBackoff } from "./retry-delay.js";
 import { prepareQueueDatabase } from "./sqlite-queue-schema.js";
 import { prepareQueueStatements } from "./sqlite-queue-statements.js";
+import { createEmptyClaimMemo } from "./create-empty-claim-memo.js";
 import {
   TASK_STATES,
   CANCELLED_ON_REQUEST,
@@ -88,6 +89,7 @@ export function createSqliteTaskQueue<TPayload>(
   let isClosed = false;
 
   const statements = prepareQueueStatements(db);
+  const emptyClaim = createEmptyClaimMemo(db);
 
   function guard<T>(action: string, work: () => T): Promise<T> {
     if (isClosed)
@@ -119,10 +121,14 @@ export function createSqliteTaskQueue<TPayload>(
     recoverExpiredLeases(at);
     for (;;) {
       const running = (statements.countRunning.get() as { count: number }).count;
-      if (running >= globalConcurrency) return null;
-      const row = statements.nextRunnable.get({ now: at, limit: perInstallationConcurrency }) as
-        TaskRow | undefined;
-      if (row === undefined) return null;
+      const row =
+        running >= globalConcurrency
+          ? undefined
+          : (statements.nextRunnable.get({ now: at, limit: perInstallationConcurrency }) as TaskRow | undefined);
+      if (row === undefined) {
+        emptyClaim.recordEmpty(at);
+        return null;
+      }
       let payload: TPayload;
       try {
         payload = options.decodePayload(JSON.parse(row.payload));
@@ -221,6 +227,7 @@ export function createSqliteTaskQueue<TPayload>(
     async enqueue(task) {
       const result = await guard("enqueue a task", () => {
         validateTaskInput(task);
+        emptyClaim.forget();
         return enqueueTransaction.immediate(task, JSON.stringify(task.payload));
       });
       const cancelled = result.cancelledRunningTaskId;
@@ -231,10 +238,15 @@ export function createSqliteTaskQueue<TPayload>(
       return result;
     },
     claim(workerId) {
-      return guard("claim a task", () => claimTransaction.immediate(workerId));
+      return guard("claim a task", () => {
+        // An idle worker polls; most of its claims would find what the last one found.
+        if (emptyClaim.isStillEmpty(now())) return null;
+        return claimTransaction.immediate(workerId);
+      });
     },
     complete(lease, outcome: JsonValue) {
       return guard("complete a task", () => {
+        emptyClaim.forget();
         const at = now();
         return (
           statements.complete.run(JSON.stringify(outcome), at, at, lease.taskId, lease.leaseToken).changes ===
@@ -243,7 +255,10 @@ export function createSqliteTaskQueue<TPayload>(
       });
     },
     fail(lease, error, { retryable }) {
-      return guard("record a failed task", () => failTransaction.immediate(lease, error, retryable));
+      return guard("record a failed task", () => {
+        emptyClaim.forget();
+        return failTransaction.immediate(lease, error, retryable);
+      });
     },
     heartbeat(lease) {
       return guard("renew a lease", () => {
@@ -252,7 +267,10 @@ export function createSqliteTaskQueue<TPayload>(
       });
     },
     async cancel(key) {
-      const result = await guard("cancel tasks", () => cancelTransaction.immediate(key));
+      const result = await guard("cancel tasks", () => {
+        emptyClaim.forget();
+        return cancelTransaction.immediate(key);
+      });
       for (const taskId of result.cancelledTaskIds)
         for (const listener of listeners) listener(taskId, CANCELLED_ON_REQUEST);
       return result;

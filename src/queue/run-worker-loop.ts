@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createClaimWake } from "./create-claim-wake.js";
+import { createPollBackoff } from "./create-poll-backoff.js";
 import type { ClaimedTask, JsonValue, TaskQueue } from "./task-queue.js";
 
 /** Runs one task. Throw to fail it; an error with `retryable: true` is tried again later. */
@@ -21,8 +22,11 @@ export interface WorkerLoopOptions {
   /**
    * How often an idle worker asks the queue for work. Tasks enqueued in this process, and tasks
    * its own finished ones let start, are claimed at once; the poll is for other processes' tasks.
+   * After each further empty claim the wait doubles, up to `maxPollMs`; a claim or a wake resets it.
    */
   readonly pollMs?: number;
+  /** The longest wait between an idle worker's claims (default 8 × `pollMs`). */
+  readonly maxPollMs?: number;
   readonly heartbeatMs?: number;
   readonly workerId?: string;
   readonly logger?: WorkerLoopLogger;
@@ -60,6 +64,7 @@ export async function runWorkerLoop<TPayload>(
   options: WorkerLoopOptions,
 ): Promise<WorkerLoopSummary> {
   const pollMs = options.pollMs ?? 250;
+  const backoff = createPollBackoff(pollMs, options.maxPollMs ?? pollMs * 8);
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   const workerId = options.workerId ?? `worker-${randomUUID()}`;
   const logger = options.logger;
@@ -70,7 +75,11 @@ export async function runWorkerLoop<TPayload>(
     controllers.get(taskId)?.abort(new TaskAbortedError("TASK_CANCELLED", reason));
   });
   const claimWake = createClaimWake();
-  const stopEnqueueListener = queue.onEnqueue(() => claimWake.wake());
+  function wake(): void {
+    backoff.reset();
+    claimWake.wake();
+  }
+  const stopEnqueueListener = queue.onEnqueue(wake);
 
   async function runTask(task: ClaimedTask<TPayload>): Promise<void> {
     const controller = new AbortController();
@@ -107,7 +116,7 @@ export async function runWorkerLoop<TPayload>(
       clearInterval(timer);
       controllers.delete(task.taskId);
       // The key's waiting task, or one held back by a concurrency limit, may start now.
-      claimWake.wake();
+      wake();
     }
   }
 
@@ -127,9 +136,10 @@ export async function runWorkerLoop<TPayload>(
         task = null;
       }
       if (task === null) {
-        await claimWake.wait(pollMs, options.signal);
+        await claimWake.wait(backoff.next(), options.signal);
         continue;
       }
+      backoff.reset();
       counts.claimed += 1;
       const execution: Promise<void> = runTask(task).finally(() => running.delete(execution));
       running.add(execution);

@@ -29,6 +29,16 @@ export interface BullmqTaskQueueOptions<TPayload> {
    * again after this long, which bounds the delay if that promotion is missed in a race.
    */
   readonly parkRecheckMs?: number;
+  /**
+   * How long a claim that finds no due task waits for one, in milliseconds (0, the default: it
+   * answers at once). The wait is BullMQ's blocking read of its marker key, which any process's
+   * enqueue or promotion of a task ends, so an idle worker hears of other processes' tasks
+   * without polling. The gate still decides every task the wait returns, so the concurrency
+   * limits hold as without it. Off by default because a waiting claim cannot be cut short: while
+   * a delayed task exists (a retry, a parked or busy ticket) BullMQ waits until it is due, up to
+   * 10 s, whatever this says, and a worker loop asked to stop notices only when the claim ends.
+   */
+  readonly claimBlockMs?: number;
   /** How often this process looks for tasks of dead workers (BullMQ's stalled-job check). */
   readonly stalledCheckMs?: number;
   /** Problems that do not fail the call (BullMQ bookkeeping the gate will repair later). */

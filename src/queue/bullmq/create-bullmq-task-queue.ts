@@ -54,6 +54,7 @@ export function createBullmqTaskQueue<TPayload>(
     queueName,
     leaseMs,
     stalledCheckMs: options.stalledCheckMs ?? Math.max(500, Math.floor(leaseMs / 2)),
+    blockMs: Math.max(0, options.claimBlockMs ?? 0),
     reportError,
   });
   const listeners = new Set<CancelListener>();

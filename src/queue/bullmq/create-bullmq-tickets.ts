@@ -12,7 +12,7 @@ export interface BullmqTickets {
   add(taskId: string, delayMs: number): Promise<void>;
   /** Starts the stalled-job check (dead-worker pickup); called by every process that claims. */
   start(): Promise<void>;
-  /** Locks the next due ticket with the token; null when none is due. */
+  /** Locks the next due ticket with the token; null when none is due (after `blockMs`, if set). */
   next(token: string): Promise<string | null>;
   postpone(taskId: string, token: string, untilMs: number): Promise<void>;
   finish(taskId: string, token: string): Promise<void>;
@@ -31,6 +31,8 @@ export interface BullmqTicketsOptions {
   readonly queueName: string;
   readonly leaseMs: number;
   readonly stalledCheckMs: number;
+  /** 0: `next` answers at once; otherwise it waits up to this long for a ticket to come due. */
+  readonly blockMs: number;
   readonly reportError: (error: unknown, context: string) => void;
 }
 
@@ -56,6 +58,8 @@ export function createBullmqTickets(options: BullmqTicketsOptions): BullmqTicket
       // keep handing a stalled ticket back rather than fail it on its own.
       maxStalledCount: 1_000_000,
       skipLockRenewal: true,
+      // BullMQ's blocking wait, in seconds; it only applies when `next` asks to block.
+      ...(options.blockMs > 0 ? { drainDelay: options.blockMs / 1000 } : {}),
     });
     created.on("error", (error) => reportError(error, "bullmq worker"));
     worker = created;
@@ -88,7 +92,7 @@ export function createBullmqTickets(options: BullmqTicketsOptions): BullmqTicket
       await getWorker();
     },
     async next(token) {
-      const job = await (await getWorker()).getNextJob(token, { block: false });
+      const job = await (await getWorker()).getNextJob(token, { block: options.blockMs > 0 });
       if (job === undefined || job.id === undefined) return null;
       held.set(job.id, job);
       return job.id;
