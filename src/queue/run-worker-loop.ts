@@ -25,7 +25,10 @@ export interface WorkerLoopOptions {
    * After each further empty claim the wait doubles, up to `maxPollMs`; a claim or a wake resets it.
    */
   readonly pollMs?: number;
-  /** The longest wait between an idle worker's claims (default 8 × `pollMs`). */
+  /**
+   * The longest wait between an idle worker's claims (default 4 × `pollMs`: with the default 250 ms,
+   * a task another process enqueues waits at most a second for an idle worker).
+   */
   readonly maxPollMs?: number;
   readonly heartbeatMs?: number;
   readonly workerId?: string;
@@ -64,7 +67,7 @@ export async function runWorkerLoop<TPayload>(
   options: WorkerLoopOptions,
 ): Promise<WorkerLoopSummary> {
   const pollMs = options.pollMs ?? 250;
-  const backoff = createPollBackoff(pollMs, options.maxPollMs ?? pollMs * 8);
+  const backoff = createPollBackoff(pollMs, options.maxPollMs ?? pollMs * 4);
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   const workerId = options.workerId ?? `worker-${randomUUID()}`;
   const logger = options.logger;
