@@ -167,7 +167,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   probeQueue = () => queue.stats();
   const metrics = createMetrics({ queue, withProcessMetrics: true });
   const opened: OpenedBudgets | null = hasBudgetLimits(budgetLimits)
-    ? openInstallationBudgets({
+    ? await openInstallationBudgets({
         limits: budgetLimits,
         dataDir: runtime.dataDir,
         ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
