@@ -1,4 +1,4 @@
-import { createBullmqTaskQueue, type BullmqTaskQueueOptions } from "./bullmq/create-bullmq-task-queue.js";
+import type { BullmqTaskQueueOptions } from "./bullmq/bullmq-task-queue.js";
 import { openEmbeddedTaskQueue, type EmbeddedTaskQueueOptions } from "./open-embedded-task-queue.js";
 import { QueueError } from "./queue-error.js";
 import { parseQueuePrefix, readQueuePrefix } from "./read-queue-prefix.js";
@@ -30,6 +30,8 @@ export async function openTaskQueue<TPayload>(
   if (chooseTaskQueueEngine(env) === "bullmq") {
     const checked = prefix === undefined ? readQueuePrefix(env) : parseQueuePrefix(prefix, "prefix");
     if (!checked.success) throw new QueueError("INVALID_OPTIONS", checked.error);
+    // BullMQ and ioredis load only when Redis is used: the embedded queue's process never needs them.
+    const { createBullmqTaskQueue } = await import("./bullmq/create-bullmq-task-queue.js");
     return createBullmqTaskQueue({
       ...common,
       connection: (env.REDIS_URL ?? "").trim(),

@@ -1,4 +1,3 @@
-import { OpenAI } from "openai";
 import type { Sleep } from "./call-with-retry.js";
 import { callWithRetry, defaultSleep } from "./call-with-retry.js";
 import { fetchWithHttpTimeout } from "./fetch-with-http-timeout.js";
@@ -16,7 +15,8 @@ import type {
 } from "./model-types.js";
 import type { PriceTable } from "./price-table.js";
 import { computeCost, DEFAULT_PRICE_TABLE } from "./price-table.js";
-import { requestCompletion } from "./request-completion.js";
+import type { OpenAI } from "openai";
+import type { AttemptSettings, requestCompletion } from "./request-completion.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -64,18 +64,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
   const now = options.now ?? Date.now;
   const httpMs = options.timeouts?.httpMs ?? 60_000;
   const inferenceMs = options.timeouts?.inferenceMs ?? 300_000;
-  const sdk = new OpenAI({
-    apiKey: resolveApiKey(options.apiKey, options.baseURL),
-    baseURL,
-    maxRetries: 0,
-    // Our fetch wrapper enforces httpMs; the SDK's own timer is only a backstop behind it.
-    timeout: httpMs + 1_000,
-    fetch: fetchWithHttpTimeout(options.fetch ?? globalThis.fetch, httpMs),
-    // Explicit nulls keep the SDK from reading OPENAI_ORG_ID / OPENAI_PROJECT_ID by itself:
-    // configuration is read once, at the door.
-    organization: null,
-    project: null,
-  });
+  const apiKey = resolveApiKey(options.apiKey, options.baseURL);
   const retrySettings = {
     maxAttempts: Math.max(1, options.retry?.maxAttempts ?? 4),
     baseDelayMs: options.retry?.baseDelayMs ?? 500,
@@ -92,19 +81,45 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
     maxOutputTokens: options.generation?.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     ...(options.generation?.temperature === undefined ? {} : { temperature: options.generation.temperature }),
   };
-  const attemptSettings = { sdk, baseURL, inferenceMs, httpMs, now, generation };
+  // The SDK loads at the first call: a process that makes a client but has not called a model
+  // yet (an idle App server) does not carry it.
+  let loading: Promise<Attempt> | undefined;
+  const loadAttempt = (): Promise<Attempt> =>
+    (loading ??= loadSdkModules().then(({ OpenAI, requestCompletion }) => {
+      const sdk = new OpenAI({
+        apiKey,
+        baseURL,
+        maxRetries: 0,
+        // Our fetch wrapper enforces httpMs; the SDK's own timer is only a backstop behind it.
+        timeout: httpMs + 1_000,
+        fetch: fetchWithHttpTimeout(options.fetch ?? globalThis.fetch, httpMs),
+        // Explicit nulls keep the SDK from reading OPENAI_ORG_ID / OPENAI_PROJECT_ID by itself:
+        // configuration is read once, at the door.
+        organization: null,
+        project: null,
+      });
+      return { settings: { sdk, baseURL, inferenceMs, httpMs, now, generation }, requestCompletion };
+    }));
 
   async function complete(request: ModelRequest, callOptions: ModelCallOptions = {}): Promise<ModelResponse> {
     if (callOptions.signal?.aborted === true) {
       throw new ModelError("MODEL_CANCELLED", "The model call was cancelled before it began.", false);
     }
+    const attempt = await loadAttempt();
     const failures: { model: string; error: ModelError | "circuit open" }[] = [];
     let attempts = 0;
     for (const [index, model] of chain.entries()) {
       const breaker = breakers.get(model) ?? createCircuitBreaker();
       const outcome = await callWithRetry(
         model,
-        () => requestCompletion(attemptSettings, model, request, callOptions.signal, callOptions.onTextDelta),
+        () =>
+          attempt.requestCompletion(
+            attempt.settings,
+            model,
+            request,
+            callOptions.signal,
+            callOptions.onTextDelta,
+          ),
         breaker,
         retrySettings,
         callOptions,
@@ -148,6 +163,29 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Mode
     ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
     complete,
   };
+}
+
+interface SdkModules {
+  readonly OpenAI: typeof OpenAI;
+  readonly requestCompletion: typeof requestCompletion;
+}
+
+let sdkModules: Promise<SdkModules> | undefined;
+
+/** One load per process, one module after the other: every client shares it. */
+function loadSdkModules(): Promise<SdkModules> {
+  sdkModules ??= (async () => {
+    const { requestCompletion } = await import("./request-completion.js");
+    // Already loaded by request-completion.js: this import is answered from the module cache.
+    const { OpenAI } = await import("openai");
+    return { OpenAI, requestCompletion };
+  })();
+  return sdkModules;
+}
+
+interface Attempt {
+  readonly settings: AttemptSettings;
+  readonly requestCompletion: typeof requestCompletion;
 }
 
 function resolveApiKey(apiKey: string | undefined, baseURL: string | undefined): string {

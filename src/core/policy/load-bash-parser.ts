@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
-import { Language, Parser, type TreeCursor } from "web-tree-sitter";
+import type { TreeCursor } from "web-tree-sitter";
 import { getBashGrammarDirectory } from "./bash-grammar-location.js";
 import { SyntaxNode } from "./syntax-node.js";
 
@@ -31,6 +31,9 @@ export function loadBashParser(): Promise<BashParser> {
 }
 
 async function createBashParser(): Promise<BashParser> {
+  // Loaded with the grammar: the CLI imports the policy module for its constants, and a server
+  // that never judges a command should not carry the parser.
+  const { Language, Parser } = await import("web-tree-sitter");
   const bundledFolder = getBashGrammarDirectory();
   let grammarFolder: string;
   if (bundledFolder === undefined) {

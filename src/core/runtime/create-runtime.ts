@@ -14,7 +14,6 @@ import { createSandboxRunner } from "../sandbox/create-sandbox-runner.js";
 import { readSandboxMode } from "../sandbox/sandbox-mode.js";
 import { RuntimeError } from "./runtime-error.js";
 import { DEFAULT_CONTEXT_WINDOW, resolveModelSettings } from "./resolve-model-settings.js";
-import { createMcpManager } from "../mcp/create-mcp-manager.js";
 import type { CommandRunner } from "../tools/tool.js";
 import { createModelChoice, type ModelChoice } from "./create-model-choice.js";
 
@@ -146,13 +145,17 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     limits: { maxOutputBytes: config.sandbox.max_output_bytes },
   });
   const dataDir = resolveDataDir(env);
-  const mcp = createMcpManager(config.mcp_servers, {
-    reservedNames: BUILT_IN_TOOL_NAMES,
-    // An MCP call carries its own timeout, so the operator's tool timeout must be handed to it.
-    callTimeoutMs: limits.toolTimeoutMs,
-    ...(options.log ? { log: options.log } : {}),
-  });
-  const started = await mcp.start();
+  // The MCP SDK loads only when the operator config names servers: most deployments have none.
+  const mcp =
+    Object.keys(config.mcp_servers).length === 0
+      ? null
+      : (await import("../mcp/create-mcp-manager.js")).createMcpManager(config.mcp_servers, {
+          reservedNames: BUILT_IN_TOOL_NAMES,
+          // An MCP call carries its own timeout, so the operator's tool timeout must be handed to it.
+          callTimeoutMs: limits.toolTimeoutMs,
+          ...(options.log ? { log: options.log } : {}),
+        });
+  const started = mcp === null ? { tools: [], problems: [] } : await mcp.start();
   for (const problem of started.problems)
     options.log?.(`MCP server ${problem.server} skipped: ${problem.message}`);
   const runner = createAgentRunner({
@@ -188,7 +191,9 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     sandboxKind: sandboxMode,
     commandRunner,
     mcpProblems: started.problems,
-    close: () => mcp.close(),
+    close: async () => {
+      await mcp?.close();
+    },
   };
 }
 

@@ -1,5 +1,3 @@
-import { lintSource } from "@secretlint/core";
-import { creator as recommendedPreset } from "@secretlint/secretlint-rule-preset-recommend";
 
 export interface SecretlintFinding {
   readonly ruleId: string;
@@ -14,6 +12,11 @@ export interface SecretlintFinding {
  * rules hide at least what the preset finds, and for slow paths that can await.
  */
 export async function scanWithSecretlint(text: string): Promise<SecretlintFinding[]> {
+  // Loaded at the first scan: every importer of core/safety would otherwise carry secretlint.
+  const [{ lintSource }, { creator: recommendedPreset }] = await Promise.all([
+    import("@secretlint/core"),
+    import("@secretlint/secretlint-rule-preset-recommend"),
+  ]);
   const result = await lintSource({
     source: { content: text, filePath: "/agentforge/scan.txt", contentType: "text" },
     options: {

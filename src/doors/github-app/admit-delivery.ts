@@ -4,7 +4,7 @@ import { deriveEventTrigger } from "../github/commands/derive-event-trigger.js";
 import { parseCommand } from "../github/commands/parse-command.js";
 import type { IntakeEvent } from "./intake-context.js";
 import type { AnyIntakeDecision } from "./to-webhook-result.js";
-import type { IntakeEventName } from "./triage-delivery.js";
+import type { IntakeEventName } from "./intake-event-names.js";
 import {
   issueCommentPayloadSchema,
   issuesLabeledPayloadSchema,

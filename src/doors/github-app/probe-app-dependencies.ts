@@ -1,4 +1,3 @@
-import { Redis } from "ioredis";
 import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
@@ -28,6 +27,8 @@ export function describeRedisUrl(url: string): string {
 
 /** One connection and one PING, no retry: at start a Redis that does not answer is down. */
 export async function probeRedis(url: string, timeoutMs = 3_000): Promise<DependencyProbe> {
+  // Loaded here, not at the top: a server without REDIS_URL never loads ioredis.
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,

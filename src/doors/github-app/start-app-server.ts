@@ -19,8 +19,6 @@ import { DEFAULT_WEBHOOK_PATH } from "./create-webhook-server.js";
 import { startWebhookIntake } from "./intake-thread/start-webhook-intake.js";
 import { startWebhookProxy, type WebhookProxy } from "./start-webhook-proxy.js";
 import { decodeGitHubRequest } from "./github-request.js";
-import { createGitHubTaskHandler } from "./handle-github-task.js";
-import { runGitHubTaskWorkers } from "./run-github-task-workers.js";
 import { createRedactor, type Redactor } from "../../core/safety/index.js";
 import { createRedactingLogger } from "./create-redacting-logger.js";
 import type { AppServerSettings } from "./read-app-server-settings.js";
@@ -167,7 +165,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   probeQueue = () => queue.stats();
   const metrics = createMetrics({ queue, withProcessMetrics: true });
   const opened: OpenedBudgets | null = hasBudgetLimits(budgetLimits)
-    ? openInstallationBudgets({
+    ? await openInstallationBudgets({
         limits: budgetLimits,
         dataDir: runtime.dataDir,
         ...(settings.redisUrl === undefined ? {} : { redisUrl: settings.redisUrl }),
@@ -182,6 +180,12 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     const cacheDir = path.join(runtime.dataDir, "cache");
     const removed = await removeLeftoverWorkspaces(cacheDir, runtime.dataDir);
     if (removed > 0) log.info({ removed }, "removed workspaces left by a stopped process");
+    // The task path (jobs, review, checkout) loads only in a process that runs tasks: serve on
+    // Redis only takes webhooks in.
+    const [{ createGitHubTaskHandler }, { runGitHubTaskWorkers }] = [
+      await import("./handle-github-task.js"),
+      await import("./run-github-task-workers.js"),
+    ];
     const handler = createGitHubTaskHandler({
       runner: runtime.runner,
       model: runtime.model,

@@ -1,4 +1,3 @@
-import { SmeeClient } from "smee-client";
 import type { DoorLogger } from "../github/github-logger.js";
 
 export interface WebhookProxy {
@@ -17,6 +16,8 @@ export async function startWebhookProxy(options: {
   readonly timeoutMs?: number;
 }): Promise<WebhookProxy> {
   const { logger } = options;
+  // Loaded only when WEBHOOK_PROXY_URL is set: smee and its event source cost a server without it memory.
+  const { SmeeClient } = await import("smee-client");
   const client = new SmeeClient({
     source: options.source,
     target: options.target,

@@ -4,6 +4,7 @@ import { handleCommentCommand } from "./handle-comment-command.js";
 import { handleEventTrigger } from "./handle-event-trigger.js";
 import { handlePullRequestEvent } from "./handle-pull-request-event.js";
 import type { IntakeDependencies, IntakeEvent } from "./intake-context.js";
+import { isIntakeEventName } from "./intake-event-names.js";
 import type { AnyIntakeDecision } from "./to-webhook-result.js";
 import {
   issueCommentPayloadSchema,
@@ -11,27 +12,7 @@ import {
   reviewCommentPayloadSchema,
 } from "./webhook-payloads.js";
 
-/** Every event intake answers; `admitDelivery` and `triageDelivery` each have a case for each. */
-export const INTAKE_EVENTS = [
-  "issue_comment.created",
-  "pull_request_review_comment.created",
-  "pull_request.opened",
-  "pull_request.ready_for_review",
-  "pull_request.synchronize",
-  "pull_request.reopened",
-  "issues.labeled",
-  "pull_request.labeled",
-  "issues.assigned",
-  "pull_request.review_requested",
-  "check_suite.completed",
-  "workflow_run.completed",
-] as const;
-
-export type IntakeEventName = (typeof INTAKE_EVENTS)[number];
-
-export function isIntakeEventName(name: string): name is IntakeEventName {
-  return (INTAKE_EVENTS as readonly string[]).includes(name);
-}
+export { INTAKE_EVENTS, isIntakeEventName, type IntakeEventName } from "./intake-event-names.js";
 
 /**
  * Triage: the part of intake that asks GitHub (permission, repository config) and the budgets,

@@ -5,7 +5,6 @@ import {
   type BudgetLimits,
   type InstallationBudgets,
 } from "./create-installation-budgets.js";
-import { createRedisBudgetStore } from "./create-redis-budget-store.js";
 import { createSqliteBudgetStore } from "./create-sqlite-budget-store.js";
 
 export const BUDGET_FILE_NAME = "budgets.sqlite";
@@ -20,19 +19,20 @@ export interface OpenedBudgets {
  * Budgets where every instance of the deployment sees them: Redis when the queue is on Redis
  * (intake and workers on several machines), otherwise a SQLite file in the data directory.
  */
-export function openInstallationBudgets(options: {
+export async function openInstallationBudgets(options: {
   readonly limits: BudgetLimits;
   readonly dataDir: string;
   readonly redisUrl?: string;
   readonly redisPrefix?: string;
   /** Redis connection errors (an outage); without it they are dropped. */
   readonly onRedisError?: (error: unknown) => void;
-}): OpenedBudgets {
+}): Promise<OpenedBudgets> {
   const redisUrl = options.redisUrl?.trim() ?? "";
   const store: BudgetStore =
     redisUrl === ""
       ? createSqliteBudgetStore(path.join(options.dataDir, BUDGET_FILE_NAME))
-      : createRedisBudgetStore({
+      : // ioredis loads only when the budgets live in Redis.
+        (await import("./create-redis-budget-store.js")).createRedisBudgetStore({
           connection: redisUrl,
           ...(options.redisPrefix === undefined ? {} : { prefix: options.redisPrefix }),
           ...(options.onRedisError === undefined ? {} : { onError: options.onRedisError }),

@@ -12,7 +12,7 @@ import {
   toWebhookProblem,
 } from "../read-delivery-headers.js";
 import { toWebhookResult } from "../to-webhook-result.js";
-import { isIntakeEventName } from "../triage-delivery.js";
+import { isIntakeEventName } from "../intake-event-names.js";
 import type {
   IntakeThreadCommand,
   IntakeThreadEvent,
