@@ -26,7 +26,10 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): AgentR
       const runId = options.runId ?? createRunId();
       const valid = validateId(runId);
       if (!valid.success) return Promise.reject(new PersistenceError("INVALID_ID", valid.error));
-      return executeRun(task, runId, core, options.onEvent ? { onEvent: options.onEvent } : {});
+      return executeRun(task, runId, core, {
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+        ...(options.workspaceReady ? { workspaceReady: options.workspaceReady } : {}),
+      });
     },
     async resume(runId, options = {}) {
       const state = await store.loadForResume(runId);
