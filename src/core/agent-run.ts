@@ -81,6 +81,12 @@ export interface RunOptions {
    */
   readonly runId?: string;
   readonly onEvent?: LoopEventListener;
+  /**
+   * Settles when the door has finished with the workspace (host git still writing its index): the
+   * session starts and the model is asked meanwhile, but no tool runs before it, so nothing the
+   * run changes is read by host git early. A rejection ends the run as an error.
+   */
+  readonly workspaceReady?: Promise<void>;
 }
 
 export interface ResumeOptions {

@@ -39,7 +39,10 @@ export function createAgentRunner(dependencies: AgentRunnerDependencies): AgentR
       const valid = validateId(runId);
       if (!valid.success) throw new PersistenceError("INVALID_ID", valid.error);
       const execute = await loadExecuteRun();
-      return execute(task, runId, core, options.onEvent ? { onEvent: options.onEvent } : {});
+      return execute(task, runId, core, {
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+        ...(options.workspaceReady ? { workspaceReady: options.workspaceReady } : {}),
+      });
     },
     async resume(runId, options = {}) {
       const state = await store.loadForResume(runId);

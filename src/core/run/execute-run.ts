@@ -23,6 +23,8 @@ import { sumUsage, toRunResult } from "./to-run-result.js";
 
 export interface ExecuteRunOptions {
   readonly onEvent?: LoopEventListener;
+  /** See RunOptions.workspaceReady: awaited before the first tool call runs. */
+  readonly workspaceReady?: Promise<void>;
   readonly resume?: { readonly checkpoint: RunCheckpoint; readonly startedCallIds?: ReadonlySet<string> };
 }
 
@@ -154,7 +156,11 @@ export async function executeRun(
     // One checkpoint a turn, after the model's response and before its calls run. A turn's
     // results reach the journal as each call finishes, so a crash while the next response is
     // awaited resumes from that checkpoint and the journal without running anything again.
-    onModelResponse: (state) => recorder.checkpoint(state, "running"),
+    // The workspace must be ready before the calls of the first response run.
+    onModelResponse: async (state) => {
+      await options.workspaceReady;
+      recorder.checkpoint(state, "running");
+    },
     toolHooks: recorder.toolHooks,
   });
   const usage: UsageTotals = extraUsage ? sumUsage(result.usage, extraUsage) : result.usage;

@@ -15,6 +15,10 @@ import { readHandOver, type HandOver } from "../github/jobs/hand-over.js";
 import { createHandOverWriter } from "./create-hand-over-writer.js";
 import { toGitHubJob } from "./to-github-job.js";
 import { toTaskOutcome } from "./to-task-outcome.js";
+import { startProgressBeside } from "./start-progress-beside.js";
+
+/** How long a task reuses its installation token for git before it asks for a new one. */
+const TOKEN_REUSE_MS = 30 * 60_000;
 
 export interface GitHubTaskHandlerOptions {
   readonly runner: AgentRunner;
@@ -88,12 +92,18 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
         ? readStoredHandOver(task.handOver, options.logger, task.taskId)
         : undefined;
     const interruptedCommentId = previous?.progressCommentId ?? handOver?.progressCommentId ?? null;
+    // One token serves the task's git for a while (GitHub's last an hour): asking again for the
+    // checkout would put another app-wide write, paced a second apart, before the first action.
+    let lastToken: { readonly value: string; readonly at: number } | null = null;
     const getToken = async (): Promise<string> => {
+      if (lastToken !== null && Date.now() - lastToken.at < TOKEN_REUSE_MS) return lastToken.value;
+      const at = Date.now();
       const token =
         options.getInstallationToken === undefined
           ? tokenResponse(await context.octokit.auth({ type: "installation" }))
           : await options.getInstallationToken(task.payload.installationId);
       options.runner.addSecret(token);
+      lastToken = { value: token, at };
       return token;
     };
     if (isReportAttempt(task)) {
@@ -124,26 +134,37 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
     }
     // The token is fetched (and registered as a secret) before anything can print it.
     await getToken();
-    if (interruptedCommentId !== null) {
-      await editComment(
-        context.octokit,
-        task.payload,
-        interruptedCommentId,
-        "⏸️ This run was interrupted (the worker stopped); it continues in a new comment below.",
-      ).catch((error: unknown) =>
-        options.logger.warn(
-          { err: error, taskId: task.taskId },
-          "could not close the interrupted progress comment",
-        ),
-      );
-    }
-    await context.progress.start(
-      previous === null && handOver === undefined
-        ? "👀 Working on it…"
-        : "👀 Picking this up again after an interruption…",
+    const beside = startProgressBeside(
+      async () => {
+        if (interruptedCommentId !== null) {
+          await editComment(
+            context.octokit,
+            task.payload,
+            interruptedCommentId,
+            "⏸️ This run was interrupted (the worker stopped); it continues in a new comment below.",
+          ).catch((error: unknown) =>
+            options.logger.warn(
+              { err: error, taskId: task.taskId },
+              "could not close the interrupted progress comment",
+            ),
+          );
+        }
+        await context.progress.start(
+          previous === null && handOver === undefined
+            ? "👀 Working on it…"
+            : "👀 Picking this up again after an interruption…",
+        );
+        await record.update({ progressCommentId: context.progress.commentId });
+      },
+      { update: (text) => context.progress.update(text), finish: (text) => context.progress.finish(text) },
+      context.signal,
     );
-    await record.update({ progressCommentId: context.progress.commentId });
-    author ??= await resolveCoAuthor(context.octokit, `${options.appSlug}[bot]`);
+    try {
+      author ??= await resolveCoAuthor(context.octokit, `${options.appSlug}[bot]`);
+    } catch (error) {
+      await beside.settled();
+      throw error;
+    }
     const carrier =
       context.saveHandOver === undefined
         ? undefined
@@ -183,18 +204,27 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
           ...(options.modelFor === undefined ? {} : { modelFor: options.modelFor }),
         },
         report: {
-          progress: {
-            update: (text) => context.progress.update(text),
-            finish: (text) => context.progress.finish(text),
-          },
+          progress: beside.progress,
           redact,
           log: (message, details) => options.logger.info({ ...details, taskId: task.taskId }, message),
         },
-        signal: context.signal,
+        signal: beside.signal,
       });
     } finally {
       // A failed job must not leave a capture writing to the queue after the task ended.
       await carrier?.settle();
+      // Nor a comment still being started: the caller's failure notice must come after it.
+      await beside.settled();
+    }
+    const startError = await beside.settled();
+    if (startError !== null) {
+      // The job was stopped (or ended) with no comment to speak in: the start's error is the
+      // task's, reported once by the worker loop as any failed task is.
+      options.logger.warn(
+        { taskId: task.taskId, jobStatus: outcome.status, jobSummary: outcome.summary },
+        "the progress comment could not be started",
+      );
+      throw startError;
     }
     await record.remove();
     options.logger.info(

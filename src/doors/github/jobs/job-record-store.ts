@@ -65,17 +65,31 @@ export function openJobRecordStore(dataDir: string, taskId: string): JobRecordSt
     return parsed.success ? parsed.data : null;
   }
 
-  async function update(change: Partial<JobRecord>): Promise<void> {
+  async function write(change: Partial<JobRecord>): Promise<void> {
     const current = (await load()) ?? { progressCommentId: null, workspace: null };
     await ensurePrivateDir(directory);
     await writeFileAtomic(file, `${JSON.stringify({ ...current, ...change })}\n`);
   }
 
+  // A task writes its comment id and its workspace at the same time (the comment starts beside the
+  // checkout): each change reads what the one before it wrote, so neither is lost.
+  let writes: Promise<unknown> = Promise.resolve();
+  function inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const next = writes.then(step);
+    // The caller gets the failure through `next`; the turn order only needs to know it ended.
+    writes = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+  const update = (change: Partial<JobRecord>): Promise<void> => inTurn(() => write(change));
+
   return {
     tracePath: path.join(directory, `${taskId}.trace.jsonl`),
     load,
     update,
-    remove: () => rm(file, { force: true }),
+    remove: () => inTurn(() => rm(file, { force: true })),
     workspaceStore: {
       load: async () => (await load())?.workspace ?? null,
       save: (record) => update({ workspace: record }),

@@ -2,6 +2,7 @@ import type { RunResult } from "../../../core/agent-run.js";
 import type { JobOutcome } from "./github-job.js";
 import { failedOutcome, spentBy, type JobContext } from "./job-context.js";
 import { fixResultMessage, jobHeadings, runFailedMessage, setupFailedMessage } from "./job-messages.js";
+import { awaitWorkspaceBeside } from "./await-workspace-beside.js";
 import { prepareJobWorkspace } from "./prepare-job-workspace.js";
 import { readConversation, type Conversation } from "./read-conversation.js";
 import { publishFixStage } from "./stages/publish-fix-stage.js";
@@ -59,24 +60,18 @@ export async function runFixJob(context: JobContext): Promise<JobOutcome> {
     progress: report.progress,
     ...(report.now ? { now: report.now } : {}),
   });
-  const conversation = await readConversation(
-    github.octokit,
-    {
-      owner: job.owner,
-      repo: job.repo,
-      number: job.number,
-      requester: job.requester,
-    },
-    { allowedBots: config.allowed_bots },
-  );
   const branch = `${config.branch_prefix}issue-${job.number}`;
   tracker.note(`checking out \`${repository.defaultBranch}\` into \`${branch}\``);
   const checkoutStartedAt = Date.now();
-  const workspace = await prepareJobWorkspace(deps, {
-    cloneUrl: repository.cloneUrl,
-    ref: repository.defaultBranch,
-    branch,
-  });
+  // The conversation is read while the checkout runs: the prompt needs it only after both.
+  const [workspace, conversation] = await awaitWorkspaceBeside(
+    prepareJobWorkspace(deps, { cloneUrl: repository.cloneUrl, ref: repository.defaultBranch, branch }),
+    readConversation(
+      github.octokit,
+      { owner: job.owner, repo: job.repo, number: job.number, requester: job.requester },
+      { allowedBots: config.allowed_bots },
+    ),
+  );
   report.log?.("workspace ready", {
     resumed: workspace.isResume,
     checkoutMs: Date.now() - checkoutStartedAt,

@@ -22,12 +22,19 @@ export async function runAgentStage(
   signal: AbortSignal,
 ): Promise<RunResult> {
   // The agent's git commands read the index read-only: written again now, it stays cheap for them.
-  await settleWorkspaceIndex(workspace.repository, { signal });
+  // Writing it waits for the next second (up to one): a fresh run is asked of the model meanwhile,
+  // and its tools wait for the index (host git must not read what the run has begun to change).
+  const settling = settleWorkspaceIndex(workspace.repository, { signal });
   if (workspace.isResume) {
+    await settling;
     tracker.note("resuming the run a stopped worker left");
     return agent.runner.resume(workspace.runId, { onEvent: tracker.onEvent, signal });
   }
-  return agent.runner.run(
+  const settled = settling.then(
+    () => null,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
+  const result = await agent.runner.run(
     {
       ...request,
       approvalMode: "never",
@@ -36,8 +43,12 @@ export async function runAgentStage(
       signal,
       ...(agent.tracePath === undefined ? {} : { tracePath: agent.tracePath }),
     },
-    { runId: workspace.runId, onEvent: tracker.onEvent },
+    { runId: workspace.runId, onEvent: tracker.onEvent, workspaceReady: settling },
   );
+  // A failed settle is the job's error, as when it ran before the run: not the run's "error" end.
+  const failure = await settled;
+  if (failure !== null) throw failure;
+  return result;
 }
 
 /** Run endings after which nothing is published: the person is told what failed. */
