@@ -50,6 +50,17 @@ export interface StartWarmSandboxOptions {
 
 /** After asking for a kill, how long the sandbox may take to report before it is torn down. */
 const KILL_GRACE_MS = 2000;
+
+/** What a command cancelled before it was sent reports: killed, as a cancelled one would be. */
+const NOT_STARTED: CommandOutcome = {
+  exitCode: null,
+  signal: "SIGKILL",
+  stdout: "",
+  stderr: "",
+  timedOut: false,
+  outputTruncated: false,
+  durationMs: 0,
+};
 const GONE_CODES = new Set(["EPIPE", "ECONNRESET"]);
 
 function unrefStream(stream: unknown): void {
@@ -248,6 +259,9 @@ export function startWarmSandbox(options: StartWarmSandboxOptions): Promise<Warm
     run(command: WarmSandboxCommand): Promise<CommandOutcome> {
       if (!open || current !== undefined)
         return Promise.reject(new Error("The warm sandbox is closed or busy; the caller checks first."));
+      // Cancelled while the sandbox was being found or started: the command is never sent. Sent,
+      // it would start after the kill meant for it had found nothing to kill.
+      if (command.signal?.aborted) return Promise.resolve(NOT_STARTED);
       const nonce = randomBytes(16).toString("hex");
       const request = encodeWarmRequest({ nonce, ...command });
       return new Promise<CommandOutcome>((resolve) => {

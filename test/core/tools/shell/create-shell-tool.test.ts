@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "@jest/globals";
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { createSandboxRunner } from "../../../../src/core/sandbox/create-sandbox-runner.js";
 import type { CommandRunner, ToolContext } from "../../../../src/core/tools/tool.js";
@@ -97,6 +97,14 @@ describeWithBwrap("the shell tool", () => {
     const { commandRunner: _unused, ...withoutRunner } = context;
     const result = await tool.execute(tool.inputSchema.parse({ command: "echo hi" }), withoutRunner);
     expect(result.error?.error_type).toBe("SANDBOX_UNAVAILABLE");
+  });
+
+  it("reports CANCELLED, and runs nothing, when the run was cancelled before the command started", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await call({ command: "touch started-anyway; sleep 30" }, { signal: controller.signal });
+    expect(result.status).toBe("cancelled");
+    await expect(stat(path.join(workspace, "started-anyway"))).rejects.toThrow();
   });
 
   it("reports CANCELLED when the run is cancelled", async () => {
