@@ -23,6 +23,9 @@ const SETTLE_MS = 5_000;
 const SAMPLE_INTERVAL_MS = 20;
 const IDLE_TARGET_MB = 150;
 const TASK_TARGET_MB = 80;
+/** The issue's targets are in MB (10^6 bytes); the kernel reports KiB, shown here as MiB. */
+const toMiB = (megabytes: number): number => (megabytes * 1_000_000) / 2 ** 20;
+const targetText = (megabytes: number): string => `≤ ${megabytes} MB (${toMiB(megabytes).toFixed(1)} MiB)`;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -89,8 +92,8 @@ function idleRow(label: string, samples: readonly number[], load: string): Bench
     case: `serve idle, ${label} (VmRSS ${SETTLE_MS / 1000} s after listening, median of ${samples.length} starts, ${range(samples)}; load ${load})`,
     value: roundTo(median, 1),
     unit: "MiB",
-    target: `≤ ${IDLE_TARGET_MB} MB`,
-    targetMet: median <= IDLE_TARGET_MB,
+    target: targetText(IDLE_TARGET_MB),
+    targetMet: median <= toMiB(IDLE_TARGET_MB),
   };
 }
 
@@ -116,8 +119,8 @@ export const run: Benchmark = async () => {
       case: `RSS added while fix ${index + 1} runs in serve on SQLite (peak over idle ${tasks.idle.toFixed(0)} MiB${index === 0 ? ", includes the modules a task loads first" : ""}; load ${tasksLoad})`,
       value: roundTo(added, 1),
       unit: "MiB",
-      target: `≤ ${TASK_TARGET_MB} MB`,
-      targetMet: added <= TASK_TARGET_MB,
+      target: targetText(TASK_TARGET_MB),
+      targetMet: added <= toMiB(TASK_TARGET_MB),
     });
   });
   return rows;
