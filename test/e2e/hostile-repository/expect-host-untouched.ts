@@ -13,9 +13,11 @@ import type { AppRun, HostileApp, TaskView } from "./hostile-app.js";
 
 /**
  * The index is the one file of the git directory the host's own git rewrites while the agent
- * runs (the hand-over's `git diff` refreshes its stat data); no sandbox can write it.
+ * runs (the hand-over's `git diff` refreshes its stat data, and the settle after the checkout
+ * may still be writing it, under `index.lock`, when the first model request arrives: the run's
+ * tools wait for it, its first request does not). No sandbox can write either.
  */
-const HOST_REFRESHED = new Set(["index"]);
+const HOST_REFRESHED = new Set(["index", "index.lock"]);
 
 function agentPhaseChanges(before: FolderSnapshot, after: FolderSnapshot): string[] {
   const difference = diffSnapshots(before, after);
