@@ -280,11 +280,16 @@ describe("the App fixes red CI on its own pull requests", () => {
       "the fix pushed on request",
       45_000,
     );
-    const progress = repository().comments.find(
-      (comment) =>
-        comment.user.login === "agentforge[bot]" &&
-        comment.body.includes(renderCiFixMarker({ kind: "requested", headSha: stopPull.headSha })),
+    // The progress comment is posted beside the checkout, so the push may come first.
+    await waitFor(
+      () =>
+        repository().comments.some(
+          (comment) =>
+            comment.user.login === "agentforge[bot]" &&
+            comment.body.includes(renderCiFixMarker({ kind: "requested", headSha: stopPull.headSha })),
+        ),
+      "the requested fix's progress comment",
+      15_000,
     );
-    expect(progress).toBeDefined();
   }, 60_000);
 });

@@ -256,8 +256,13 @@ describe("agentforge serve against a GitHub stand-in", () => {
     });
     const modelRequestsBefore = model.requests.length;
     await command(issue, "@agentforge fix this", "alice", "delivery-4");
+    // The progress comment starts beside the checkout: the kill must come after the task has
+    // recorded it (its first edit follows that record), or the restart cannot know it.
     await waitFor(
-      () => model.requests.length > modelRequestsBefore && progressOf(issue).length === 1,
+      () =>
+        model.requests.length > modelRequestsBefore &&
+        progressOf(issue).length === 1 &&
+        progressOf(issue)[0]!.body !== "👀 Working on it…",
       "the run to reach the model",
       20_000,
     );
