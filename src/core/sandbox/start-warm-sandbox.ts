@@ -167,6 +167,11 @@ export function startWarmSandbox(options: StartWarmSandboxOptions): Promise<Warm
       return;
     }
     const active = current;
+    if (parsed?.kind === "started" && active !== undefined && parsed.nonce === active.nonce) {
+      // A kill asked for between the request and the fork found nothing to kill: this one does.
+      if (active.killed && serverPid !== undefined) killChildProcesses(serverPid);
+      return;
+    }
     if (parsed?.kind !== "done" || active === undefined || parsed.nonce !== active.nonce) {
       // Only the program writes here; anything else means a command reached its descriptor.
       close();

@@ -17,8 +17,10 @@ export interface WarmRequest {
 
 export type WarmStatusLine =
   | { readonly kind: "ready" }
+  | { readonly kind: "started"; readonly nonce: string }
   | { readonly kind: "done"; readonly nonce: string; readonly code: number; readonly clean: boolean };
 
+const STARTED_LINE = /^started ([0-9a-f]{32})$/;
 const DONE_LINE = /^done ([0-9a-f]{32}) (\d{1,3}) (clean|dirty)$/;
 
 /** NUL-separated fields, in the order the program reads them. */
@@ -48,6 +50,8 @@ export function warmEndMarker(nonce: string): Buffer {
 
 export function parseWarmStatusLine(line: string): WarmStatusLine | undefined {
   if (line === "ready") return { kind: "ready" };
+  const started = STARTED_LINE.exec(line);
+  if (started !== null) return { kind: "started", nonce: started[1] ?? "" };
   const match = DONE_LINE.exec(line);
   if (match === null) return undefined;
   return { kind: "done", nonce: match[1] ?? "", code: Number(match[2]), clean: match[3] === "clean" };

@@ -90,6 +90,8 @@ while read_field nonce; do
     ((\${#assignments[@]} == 0)) || export -- "\${assignments[@]}"
     cd -- "$cwd" && exec bash --noprofile --norc -c "$script"
   ) &
+  # The command's process exists now: a kill the harness asked for before it did is repeated.
+  printf 'started %s\\n' "$nonce" >&5
   # Bash would report a killed job on stderr, which is the command's stream.
   wait "$!" 2>/dev/null
   status=$?

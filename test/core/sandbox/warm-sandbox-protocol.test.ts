@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { EndMarkerScanner } from "../../../src/core/sandbox/end-marker-scanner.js";
 import { parseBwrapChildPid } from "../../../src/core/sandbox/parse-bwrap-child-pid.js";
+import { parseWarmStatusLine } from "../../../src/core/sandbox/warm-sandbox-protocol.js";
 
 describe("EndMarkerScanner", () => {
   it("finds a marker cut across chunks and keeps everything before it", () => {
@@ -37,5 +38,21 @@ describe("parseBwrapChildPid", () => {
     expect(parseBwrapChildPid("not json").success).toBe(false);
     expect(parseBwrapChildPid('{"child-pid": "1"}').success).toBe(false);
     expect(parseBwrapChildPid('{"child-pid": 1}').success).toBe(false);
+  });
+});
+
+describe("parseWarmStatusLine", () => {
+  const nonce = "0123456789abcdef0123456789abcdef";
+  it("reads the program's ready, started and done lines and nothing else", () => {
+    expect(parseWarmStatusLine("ready")).toEqual({ kind: "ready" });
+    expect(parseWarmStatusLine(`started ${nonce}`)).toEqual({ kind: "started", nonce });
+    expect(parseWarmStatusLine(`done ${nonce} 3 dirty`)).toEqual({
+      kind: "done",
+      nonce,
+      code: 3,
+      clean: false,
+    });
+    for (const forged of [`started ${nonce} 12`, "started abc", `done ${nonce} 3`, "ready "])
+      expect(parseWarmStatusLine(forged)).toBeUndefined();
   });
 });

@@ -153,6 +153,26 @@ describeWithBwrap("the warm sandbox", () => {
     expect(after.stdout).toBe(before.stdout);
   });
 
+  it("kills a command cancelled after its request was sent but before it started, in the same sandbox", async () => {
+    const before = await run(SANDBOX_IDENTITY);
+    const controller = new AbortController();
+    // The command's run listens for the abort just before the request is written to the sandbox;
+    // aborting in the next microtask cancels it once sent, before the sandbox has read and forked it.
+    const signal = controller.signal;
+    const listen = signal.addEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<AbortSignal["addEventListener"]>) => {
+      listen(...args);
+      queueMicrotask(() => controller.abort());
+    });
+    const cancelled = await runner.run("echo ran; sleep 100", { cwd: workspace, timeoutMs: 60_000, signal });
+    expect(cancelled.timedOut).toBe(false);
+    expect(cancelled.exitCode).toBeNull();
+    expect(cancelled.signal).toBe("SIGKILL");
+    // Killed by the sandbox's own sweep, not by tearing the sandbox down after the grace period.
+    const after = await run(SANDBOX_IDENTITY);
+    expect(after.stdout).toBe(before.stdout);
+  });
+
   it("tears down a sandbox that stops answering and gives the next command a new one", async () => {
     const before = await run(SANDBOX_IDENTITY);
     const server = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
