@@ -16,6 +16,8 @@ import { createHandOverWriter } from "./create-hand-over-writer.js";
 import { toGitHubJob } from "./to-github-job.js";
 import { toTaskOutcome } from "./to-task-outcome.js";
 import { startProgressBeside } from "./start-progress-beside.js";
+import { findTaskProgressComment } from "./find-task-progress-comment.js";
+import { renderTaskCommentMarker, withTaskCommentMarker } from "./task-comment-marker.js";
 
 /** How long a task reuses its installation token for git before it asks for a new one. */
 const TOKEN_REUSE_MS = 30 * 60_000;
@@ -91,7 +93,25 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
       task.attempt > 1 && previous === null
         ? readStoredHandOver(task.handOver, options.logger, task.taskId)
         : undefined;
-    const interruptedCommentId = previous?.progressCommentId ?? handOver?.progressCommentId ?? null;
+    const recordedCommentId = previous?.progressCommentId ?? handOver?.progressCommentId ?? null;
+    // The dead worker may have posted its comment and died before recording it: its marker finds it.
+    const interruptedCommentId =
+      task.attempt === 1 || recordedCommentId !== null
+        ? recordedCommentId
+        : await findTaskProgressComment(
+            context.octokit,
+            {
+              owner: task.payload.owner,
+              repo: task.payload.repo,
+              number: task.payload.number,
+              taskId: task.taskId,
+              appSlug: options.appSlug,
+              isThreadReply: isThreadReply(task.payload),
+              enqueuedAt: task.enqueuedAt,
+            },
+            options.logger,
+          );
+    const marker = renderTaskCommentMarker(task.taskId);
     // One token serves the task's git for a while (GitHub's last an hour): asking again for the
     // checkout would put another app-wide write, paced a second apart, before the first action.
     let lastToken: { readonly value: string; readonly at: number } | null = null;
@@ -111,7 +131,12 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
       const text = givenUpText(task.maxAttempts, options.appSlug);
       const closed =
         interruptedCommentId !== null &&
-        (await editComment(context.octokit, task.payload, interruptedCommentId, text).then(
+        (await editComment(
+          context.octokit,
+          task.payload,
+          interruptedCommentId,
+          withTaskCommentMarker(text, marker),
+        ).then(
           () => true,
           (error: unknown) => {
             options.logger.warn(
@@ -141,7 +166,10 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
             context.octokit,
             task.payload,
             interruptedCommentId,
-            "⏸️ This run was interrupted (the worker stopped); it continues in a new comment below.",
+            withTaskCommentMarker(
+              "⏸️ This run was interrupted (the worker stopped); it continues in a new comment below.",
+              marker,
+            ),
           ).catch((error: unknown) =>
             options.logger.warn(
               { err: error, taskId: task.taskId },
@@ -150,7 +178,7 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
           );
         }
         await context.progress.start(
-          previous === null && handOver === undefined
+          previous === null && handOver === undefined && interruptedCommentId === null
             ? "👀 Working on it…"
             : "👀 Picking this up again after an interruption…",
         );
@@ -244,6 +272,11 @@ export function givenUpText(attempts: number, appSlug: string): string {
   );
 }
 
+/** Whether the task answers in a review thread (as `runGitHubTaskWorkers` posts its comment). */
+function isThreadReply(payload: GitHubTask["payload"]): boolean {
+  return payload.trigger === "review-comment" && payload.commentId !== null;
+}
+
 /** A progress comment is an issue comment, or a review-comment reply when the command came from a thread. */
 function editComment(
   octokit: TaskHandlerContext["octokit"],
@@ -252,7 +285,7 @@ function editComment(
   body: string,
 ): Promise<unknown> {
   const where = { owner: payload.owner, repo: payload.repo, comment_id: commentId, body };
-  return payload.trigger === "review-comment"
+  return isThreadReply(payload)
     ? octokit.request("PATCH /repos/{owner}/{repo}/pulls/comments/{comment_id}", where)
     : octokit.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", where);
 }

@@ -11,6 +11,7 @@ import { isReportAttempt, type ClaimedTask, type JsonValue, type TaskQueue } fro
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { createProgressComment, type ProgressComment } from "../github/create-progress-comment.js";
+import { renderTaskCommentMarker } from "./task-comment-marker.js";
 import { abortReasonOf } from "../github/jobs/describe-abort.js";
 import { cancelledMessage } from "../github/jobs/job-messages.js";
 import { postReply } from "../github/github-replies.js";
@@ -173,6 +174,8 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
         ? { replyTo: { commentId: task.commentId } }
         : {}),
       redact: options.redact,
+      // Names the task, so a later attempt finds the comment its dead worker never recorded.
+      marker: renderTaskCommentMarker(claimed.taskId),
       logger,
     });
     try {

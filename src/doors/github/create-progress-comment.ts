@@ -24,6 +24,11 @@ export interface ProgressCommentOptions {
   readonly replyTo?: { readonly commentId: number };
   /** Everything posted passes through here first (secrets must never reach GitHub). */
   readonly redact?: (text: string) => string;
+  /**
+   * A hidden line (an HTML comment) ending every body, added after redaction so no redaction rule
+   * can mangle it; it must therefore hold nothing secret (the App's names the task).
+   */
+  readonly marker?: string;
   readonly minIntervalMs?: number;
   readonly logger?: DoorLogger;
 }
@@ -50,7 +55,9 @@ export function createProgressComment(
   let chain: Promise<void> = Promise.resolve();
 
   async function write(text: string): Promise<void> {
-    const body = redact(text);
+    const redacted = redact(text);
+    const marker = options.marker;
+    const body = marker === undefined || redacted.includes(marker) ? redacted : `${redacted}\n\n${marker}`;
     // Spacing is measured from the end of the previous write, so a slow request still leaves a gap.
     try {
       await send(body);

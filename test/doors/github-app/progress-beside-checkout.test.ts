@@ -16,6 +16,9 @@ import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import { waitUntil } from "../../support/wait-until.js";
 import { API, createRecordingLogger, TestOctokit } from "./github-app-test-helpers.js";
 
+/** A body as written, without the hidden marker naming its task (every progress comment ends with one). */
+const withoutTaskMarker = (body: string): string => body.replace(/\n\n<!-- agentforge-task: [\w-]+ -->$/, "");
+
 const fix: GitHubRequest = {
   deliveryId: "d-7",
   eventName: "issue_comment.created",
@@ -144,7 +147,10 @@ describe("a task's progress comment, started beside its checkout", () => {
     // The comment is answered only once the checkout was asked for: a worker that waited for the
     // comment before checking out would never get there.
     const comments = nock(API)
-      .post("/repos/o/r/issues/7/comments", (body: { body: string }) => posted.push(body.body) > 0)
+      .post(
+        "/repos/o/r/issues/7/comments",
+        (body: { body: string }) => posted.push(withoutTaskMarker(body.body)) > 0,
+      )
       .reply(async () => {
         await firstAsked;
         return [201, { id: 91 }];
@@ -179,7 +185,10 @@ describe("a task's progress comment, started beside its checkout", () => {
     );
     const posted: string[] = [];
     const comments = nock(API)
-      .post("/repos/o/r/issues/7/comments", (body: { body: string }) => posted.push(body.body) > 0)
+      .post(
+        "/repos/o/r/issues/7/comments",
+        (body: { body: string }) => posted.push(withoutTaskMarker(body.body)) > 0,
+      )
       .reply(403, { message: "Resource not accessible by integration" })
       .post("/repos/o/r/issues/7/comments", (body: { body: string }) => posted.push(body.body) > 0)
       .reply(201, { id: 92 });

@@ -11,6 +11,9 @@ import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import { deferred } from "../../support/deferred.js";
 import { API, createRecordingLogger, TestOctokit } from "./github-app-test-helpers.js";
 
+/** A body as written, without the hidden marker naming its task (every progress comment ends with one). */
+const withoutTaskMarker = (body: string): string => body.replace(/\n\n<!-- agentforge-task: [\w-]+ -->$/, "");
+
 function taskFor(number: number): GitHubRequest {
   return {
     deliveryId: `d-${number}`,
@@ -48,9 +51,15 @@ describe("runGitHubTaskWorkers", () => {
 
   it("hands the task, an installation octokit and a progress comment to the handler, and stores its outcome", async () => {
     const scope = nock(API)
-      .post("/repos/o/r/issues/3/comments", { body: "Working on it" })
+      .post(
+        "/repos/o/r/issues/3/comments",
+        (body: { body: string }) => withoutTaskMarker(body.body) === "Working on it",
+      )
       .reply(201, { id: 77 })
-      .patch("/repos/o/r/issues/comments/77", { body: "Opened #4" })
+      .patch(
+        "/repos/o/r/issues/comments/77",
+        (body: { body: string }) => withoutTaskMarker(body.body) === "Opened #4",
+      )
       .reply(200, {});
     const { taskId } = await queue.enqueue({
       deliveryId: "d-3",
@@ -134,9 +143,15 @@ describe("runGitHubTaskWorkers", () => {
 
   it("answers a command written in a review thread in that thread, start to finish", async () => {
     const scope = nock(API)
-      .post("/repos/o/r/pulls/8/comments/901/replies", { body: "Working on it" })
+      .post(
+        "/repos/o/r/pulls/8/comments/901/replies",
+        (body: { body: string }) => withoutTaskMarker(body.body) === "Working on it",
+      )
       .reply(201, { id: 902 })
-      .patch("/repos/o/r/pulls/comments/902", { body: "Pushed abc1234 to feature" })
+      .patch(
+        "/repos/o/r/pulls/comments/902",
+        (body: { body: string }) => withoutTaskMarker(body.body) === "Pushed abc1234 to feature",
+      )
       .reply(200, {});
     await queue.enqueue({
       deliveryId: "d-8",

@@ -11,6 +11,9 @@ import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import { deferred } from "../../support/deferred.js";
 import { API, createRecordingLogger, TestOctokit } from "./github-app-test-helpers.js";
 
+/** A body as written, without the hidden marker naming its task (every progress comment ends with one). */
+const withoutTaskMarker = (body: string): string => body.replace(/\n\n<!-- agentforge-task: [\w-]+ -->$/, "");
+
 function fixOnPull(
   deliveryId: string,
   requester: string,
@@ -67,7 +70,7 @@ describe("a newer fix on a pull request supersedes the running one", () => {
       .reply(201, () => ({ id: (nextId += 1) }))
       .persist()
       .patch(/\/repos\/o\/r\/issues\/comments\/\d+/, (body: { body: string }) => {
-        edits.push(body.body);
+        edits.push(withoutTaskMarker(body.body));
         return true;
       })
       .reply(200, {})
