@@ -12,6 +12,7 @@ import { toIntakeEvent, type IntakeDependencies } from "./intake-context.js";
 import { toJournaledIntakeEvent } from "./to-journaled-intake-event.js";
 import { toWebhookResult } from "./to-webhook-result.js";
 import { INTAKE_EVENTS, isIntakeEventName } from "./triage-delivery.js";
+import { defuseTaskCommentMarkers } from "./task-comment-marker.js";
 
 export interface AgentForgeAppDependencies {
   readonly queue: TaskQueue<GitHubRequest>;
@@ -55,6 +56,12 @@ function defaultRedact(): (text: string) => string {
  * durable, so by default the acknowledgement goes out in the background; either way a failed
  * reaction is logged, never turned into a failed delivery.
  */
+/** A reply may quote a person's text (a config key): no task marker in it may pass for the App's. */
+const withDefusedMarkers =
+  (redact: (text: string) => string) =>
+  (text: string): string =>
+    defuseTaskCommentMarkers(redact(text));
+
 export function createAcknowledger(
   mode: "background" | "await",
   logger: DoorLogger,
@@ -73,7 +80,7 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
     const deps: IntakeDependencies = {
       queue: dependencies.queue,
       appSlug: dependencies.appSlug ?? "agentforge",
-      redact: dependencies.redact ?? defaultRedact(),
+      redact: withDefusedMarkers(dependencies.redact ?? defaultRedact()),
       now: dependencies.now ?? Date.now,
       logger,
       ...(dependencies.budgets === undefined ? {} : { budgets: dependencies.budgets }),

@@ -17,7 +17,11 @@ import { toGitHubJob } from "./to-github-job.js";
 import { toTaskOutcome } from "./to-task-outcome.js";
 import { startProgressBeside } from "./start-progress-beside.js";
 import { findTaskProgressComment } from "./find-task-progress-comment.js";
-import { renderTaskCommentMarker, withTaskCommentMarker } from "./task-comment-marker.js";
+import {
+  defuseTaskCommentMarkers,
+  renderTaskCommentMarker,
+  withTaskCommentMarker,
+} from "./task-comment-marker.js";
 
 /** How long a task reuses its installation token for git before it asks for a new one. */
 const TOKEN_REUSE_MS = 30 * 60_000;
@@ -81,7 +85,8 @@ const tokenResponse = (value: unknown): string => {
  * run where it stopped and closes the comment the dead worker left open.
  */
 export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): TaskHandler {
-  const redact = (text: string): string => options.runner.redact(text);
+  // What the job posts is the model's text too: no marker in it may pass for a task's.
+  const redact = (text: string): string => defuseTaskCommentMarkers(options.runner.redact(text));
   // The bot user's id is readable only as an installation; looked up once, on the first task.
   let author: GitIdentity | null = null;
   return async (task, context) => {

@@ -11,7 +11,7 @@ import { isReportAttempt, type ClaimedTask, type JsonValue, type TaskQueue } fro
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import { renderBudgetComment } from "./budgets/render-budget-comment.js";
 import { createProgressComment, type ProgressComment } from "../github/create-progress-comment.js";
-import { renderTaskCommentMarker } from "./task-comment-marker.js";
+import { defuseTaskCommentMarkers, renderTaskCommentMarker } from "./task-comment-marker.js";
 import { abortReasonOf } from "../github/jobs/describe-abort.js";
 import { cancelledMessage } from "../github/jobs/job-messages.js";
 import { postReply } from "../github/github-replies.js";
@@ -137,7 +137,9 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
     if (slot === null || slot.allowed) return null;
     if (slot.reason === "concurrent-tasks") throw new BudgetSlotBusyError(task.installationId);
     const source = { kind: "issue" as const, owner: task.owner, repo: task.repo, issueNumber: task.number };
-    await postReply(octokit, source, renderBudgetComment(slot, new Date(now())), options.redact);
+    await postReply(octokit, source, renderBudgetComment(slot, new Date(now())), (text) =>
+      defuseTaskCommentMarkers(options.redact(text)),
+    );
     logger.info({ taskId: claimed.taskId, reason: slot.reason }, "budget spent: claimed task not run");
     const outcome: TaskOutcome = { status: "budget-spent", summary: `budget spent (${slot.reason})` };
     return outcome;
@@ -173,7 +175,7 @@ export function runGitHubTaskWorkers(options: GitHubTaskWorkersOptions): Promise
       ...(task.trigger === "review-comment" && task.commentId !== null
         ? { replyTo: { commentId: task.commentId } }
         : {}),
-      redact: options.redact,
+      redact: (text) => defuseTaskCommentMarkers(options.redact(text)),
       // Names the task, so a later attempt finds the comment its dead worker never recorded.
       marker: renderTaskCommentMarker(claimed.taskId),
       logger,

@@ -12,3 +12,14 @@ export function renderTaskCommentMarker(taskId: string): string {
 export function withTaskCommentMarker(text: string, marker: string): string {
   return text.includes(marker) ? text : `${text}\n\n${marker}`;
 }
+
+const MARKER_KEY = "agentforge-task:";
+
+/**
+ * Breaks every marker in a text the App did not write itself (a model's summary, a quoted config
+ * key): a space after the key, which no marker has, so no comment can be made to look like another
+ * task's. Inserting only a space cannot form a new key, so one pass is enough.
+ */
+export function defuseTaskCommentMarkers(text: string): string {
+  return text.includes(MARKER_KEY) ? text.split(MARKER_KEY).join("agentforge-task :") : text;
+}

@@ -19,6 +19,7 @@ import type {
   IntakeThreadSettings,
 } from "./intake-thread-messages.js";
 import { IntakeThreadError } from "./intake-thread-error.js";
+import { defuseTaskCommentMarkers } from "../task-comment-marker.js";
 
 export interface WebhookIntakeOptions {
   /** Mints installation Octokits for triage and logs; its own webhook middleware is not used. */
@@ -85,7 +86,11 @@ export async function startWebhookIntake(options: WebhookIntakeOptions): Promise
   const deps: IntakeDependencies = {
     queue: options.triage.queue,
     appSlug: options.triage.appSlug ?? "agentforge",
-    redact: options.triage.redact ?? ((text) => (redactor === null ? text : redactor.redact(text))),
+    // A reply may quote a person's text (a config key): no task marker in it may pass for the App's.
+    redact: (text) =>
+      defuseTaskCommentMarkers(
+        options.triage.redact?.(text) ?? (redactor === null ? text : redactor.redact(text)),
+      ),
     now: options.triage.now ?? Date.now,
     logger,
     ...(options.triage.budgets === undefined ? {} : { budgets: options.triage.budgets }),
