@@ -209,7 +209,10 @@ describe("pushes to a pull request under review, as deployed", () => {
     expect(reviews()[0]!.commitId).toBe(secondHead);
     const cancelled = comments().find((comment) => comment.body.startsWith(expected))!;
     expect(cancelled.history[0]).toContain("Working on it");
-    expect(cancelled.body).toBe(`${expected} This run stops here; nothing more is posted or pushed for it.`);
+    // Every progress comment ends with the hidden marker naming its task.
+    const [text, marker] = cancelled.body.split("\n\n<!-- agentforge-task: ");
+    expect(text).toBe(`${expected} This run stops here; nothing more is posted or pushed for it.`);
+    expect(marker).toMatch(/^[\w-]+ -->$/);
     // The cancelled review's check run is never created either: the one check run is the new head's.
     const checks = github.repository(OWNER, REPO).checkRuns;
     expect(checks.map((check) => check["head_sha"])).toEqual([secondHead]);
