@@ -99,11 +99,12 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
         ? readStoredHandOver(task.handOver, options.logger, task.taskId)
         : undefined;
     const recordedCommentId = previous?.progressCommentId ?? handOver?.progressCommentId ?? null;
-    // The dead worker may have posted its comment and died before recording it: its marker finds it.
+    // The dead worker may have posted its comment and died before recording it (the record then
+    // holds none, or an earlier attempt's): the newest comment with the task's marker is its own.
     const interruptedCommentId =
-      task.attempt === 1 || recordedCommentId !== null
+      task.attempt === 1
         ? recordedCommentId
-        : await findTaskProgressComment(
+        : ((await findTaskProgressComment(
             context.octokit,
             {
               owner: task.payload.owner,
@@ -115,7 +116,7 @@ export function createGitHubTaskHandler(options: GitHubTaskHandlerOptions): Task
               enqueuedAt: task.enqueuedAt,
             },
             options.logger,
-          );
+          )) ?? recordedCommentId);
     const marker = renderTaskCommentMarker(task.taskId);
     // One token serves the task's git for a while (GitHub's last an hour): asking again for the
     // checkout would put another app-wide write, paced a second apart, before the first action.

@@ -9,6 +9,7 @@ import { createGitHubTaskHandler } from "../../../src/doors/github-app/handle-gi
 import { runGitHubTaskWorkers } from "../../../src/doors/github-app/run-github-task-workers.js";
 import { renderTaskCommentMarker } from "../../../src/doors/github-app/task-comment-marker.js";
 import type { RepositoryCache } from "../../../src/doors/github/workspace/create-repository-cache.js";
+import { openJobRecordStore } from "../../../src/doors/github/jobs/job-record-store.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import { waitUntil } from "../../support/wait-until.js";
@@ -188,6 +189,27 @@ describe("a later attempt whose dead worker posted its comment but never recorde
     expect(scope.pendingMocks()).toStrictEqual([]);
     expect(closed).toEqual([expect.stringMatching(/^❌ Given up: the worker running this stopped/)]);
     expect(closed[0]).toContain(marker);
+    expect(unmatched).toStrictEqual([]);
+  });
+
+  it("closes the newest marked comment when the record still names an earlier attempt's", async () => {
+    const taskId = await enqueueAndDie(2);
+    const marker = renderTaskCommentMarker(taskId);
+    // The first attempt recorded comment 70; the second posted 88 and died before recording it.
+    await openJobRecordStore(dir, taskId).update({ progressCommentId: 70 });
+    const closed: string[] = [];
+    const scope = nock(API)
+      .get("/repos/o/r/issues/7/comments")
+      .query(isLookup)
+      .reply(200, [
+        { id: 70, user: bot, body: `⏸️ This run was interrupted…\n\n${marker}` },
+        { id: 88, user: bot, body: `👀 Picking this up again after an interruption…\n\n${marker}` },
+      ])
+      .patch("/repos/o/r/issues/comments/88", (body: { body: string }) => closed.push(body.body) > 0)
+      .reply(200, {});
+    await runWorker(taskId);
+    expect(scope.pendingMocks()).toStrictEqual([]);
+    expect(closed).toEqual([expect.stringMatching(/^❌ Given up: the worker running this stopped/)]);
     expect(unmatched).toStrictEqual([]);
   });
 
