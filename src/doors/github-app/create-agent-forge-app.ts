@@ -37,6 +37,12 @@ export interface AgentForgeAppDependencies {
   readonly onTriaged?: (deliveryId: string, outcome: TriageOutcome) => void;
 }
 
+/** A reply may quote a person's text (a config key): no task marker in it may pass for the App's. */
+const withDefusedMarkers =
+  (redact: (text: string) => string) =>
+  (text: string): string =>
+    defuseTaskCommentMarkers(redact(text));
+
 /**
  * The Probot app: intake only, in two steps. Before the answer, admission (`admitDelivery`)
  * decides from the payload alone, and a delivery that may be a command is written to the intake
@@ -56,12 +62,6 @@ function defaultRedact(): (text: string) => string {
  * durable, so by default the acknowledgement goes out in the background; either way a failed
  * reaction is logged, never turned into a failed delivery.
  */
-/** A reply may quote a person's text (a config key): no task marker in it may pass for the App's. */
-const withDefusedMarkers =
-  (redact: (text: string) => string) =>
-  (text: string): string =>
-    defuseTaskCommentMarkers(redact(text));
-
 export function createAcknowledger(
   mode: "background" | "await",
   logger: DoorLogger,
