@@ -13,7 +13,12 @@ export interface FloorRound {
   readonly transport: Transport;
   readonly plainMs: number;
   readonly coldMs: number;
+  /** Warm, over the spare the cold task's end left (only the changed files are written). */
   readonly warmMs: number;
+  /** Writing that spare after the cold task ended, off the next task's path. */
+  readonly spareMs: number;
+  /** Warm again after another push, with the spare already used: the whole tree is written. */
+  readonly warmWrittenMs: number;
   /** read-tree + checkout-index -a of the same commit from the warm mirror, into an empty folder. */
   readonly floorMs: number;
   /** Objects the push between cold and warm added, and objects the warm checkout stored. */
@@ -163,12 +168,15 @@ export async function measureCheckoutFloorRound(options: FloorRoundOptions): Pro
     }
 
     const cacheDir = path.join(roundDir, "cache");
-    const cache = createRepositoryCache({ cacheDir });
+    const cache = createRepositoryCache({ cacheDir, spareTrees: 1 });
     const request = { cloneUrl, token, ref: "main", branch: `agentforge/issue-${options.round}` };
     let cold: Awaited<ReturnType<typeof cache.checkout>> | undefined;
     const coldMs = await timed(async () => (cold = await cache.checkout(request)), shouldFlush);
     if (cold?.cacheState !== "cold") throw new Error("the first checkout did not clone the mirror");
+    const spareStarted = performance.now();
     await cold.cleanup();
+    await cache.settled();
+    const spareMs = performance.now() - spareStarted;
 
     const newObjects = await pushCommit(options.remoteDir, options.round);
     const [mirrorName] = await readdir(path.join(cacheDir, "mirrors"));
@@ -178,10 +186,19 @@ export async function measureCheckoutFloorRound(options: FloorRoundOptions): Pro
     let warm: Awaited<ReturnType<typeof cache.checkout>> | undefined;
     const warmMs = await timed(async () => (warm = await cache.checkout(request)), shouldFlush);
     if (warm?.cacheState !== "warm") throw new Error("the second checkout cloned again");
+    if (warm.treeSource !== "spare") throw new Error("the second checkout did not use the spare");
     const warmBytesServed = measureBytes === null ? null : measureBytes();
     const stored = await newPackContents(packsBefore, await packsOf(mirror));
     const headSha = warm.headSha;
+
+    // The same warm checkout without a spare: the first warm task still runs, so none is left.
+    await pushCommit(options.remoteDir, options.round + 1000);
+    let written: Awaited<ReturnType<typeof cache.checkout>> | undefined;
+    const warmWrittenMs = await timed(async () => (written = await cache.checkout(request)), shouldFlush);
+    if (written?.treeSource !== "written") throw new Error("the third checkout found a spare");
+    await written.cleanup();
     await warm.cleanup();
+    await cache.settled();
 
     // The floor: git writes the same tree from a local store holding every blob it needs.
     const floorTree = path.join(roundDir, "floor");
@@ -200,6 +217,8 @@ export async function measureCheckoutFloorRound(options: FloorRoundOptions): Pro
       plainMs,
       coldMs,
       warmMs,
+      spareMs,
+      warmWrittenMs,
       floorMs,
       newObjects,
       warmObjectsStored: stored.objects,

@@ -9,7 +9,7 @@ import { INTAKE_JOURNAL_FILE_NAME } from "../../queue/open-intake-journal.js";
 import { createOutageLog } from "../../observability/create-outage-log.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
 import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
-import { createRepositoryCache } from "../github/workspace/create-repository-cache.js";
+import { createRepositoryCache, type RepositoryCache } from "../github/workspace/create-repository-cache.js";
 import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
 import { hasBudgetLimits, mergeBudgetLimits } from "./budgets/read-budget-limits.js";
 import { AppStartError } from "./app-start-error.js";
@@ -49,6 +49,12 @@ export interface StartAppServerOptions {
   readonly mode: "serve" | "worker";
 }
 
+/**
+ * Repositories whose next checkout finds a spare work tree written after their last task (one
+ * work tree of disk each), so a warm checkout writes only the files that changed.
+ */
+const SPARE_TREES = 4;
+
 /** Workspaces a killed process left, except those a task record names for resuming. */
 async function removeLeftoverWorkspaces(cacheDir: string, dataDir: string): Promise<number> {
   const keep = await listRecordedWorkspaces(dataDir);
@@ -58,7 +64,10 @@ async function removeLeftoverWorkspaces(cacheDir: string, dataDir: string): Prom
     throw error;
   });
   const stale = names.map((name) => path.join(workspaces, name)).filter((full) => !keep.has(full));
-  await Promise.all(stale.map((full) => rm(full, { recursive: true, force: true })));
+  // Spares (and any half written) are written again after the next task of their repository.
+  await Promise.all(
+    [...stale, path.join(cacheDir, "spares")].map((full) => rm(full, { recursive: true, force: true })),
+  );
   return stale.length;
 }
 
@@ -176,6 +185,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
   const budgets = opened === null ? {} : { budgets: opened.budgets };
   const workersController = new AbortController();
   let workersDone: Promise<unknown> = Promise.resolve();
+  let cache: RepositoryCache | null = null;
   if (runsWorkers) {
     const cacheDir = path.join(runtime.dataDir, "cache");
     const removed = await removeLeftoverWorkspaces(cacheDir, runtime.dataDir);
@@ -192,7 +202,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       allowedModels: runtime.allowedModels,
       modelFor: (name) => runtime.modelFor(name),
       commandRunner: runtime.commandRunner,
-      cache: createRepositoryCache({ cacheDir }),
+      cache: (cache = createRepositoryCache({ cacheDir, spareTrees: SPARE_TREES })),
       dataDir: runtime.dataDir,
       appSlug,
       getInstallationToken: (installationId) => createInstallationToken(probot, installationId),
@@ -266,6 +276,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     const intakeClosed = intake?.close();
     workersController.abort();
     await workersDone;
+    await cache?.settled();
     server?.closeAllConnections();
     await closing;
     await intakeClosed;

@@ -60,6 +60,7 @@ function scriptedCache(checkout: (options: CheckoutOptions) => Promise<never>) {
       return checkout(options);
     },
     removeLeftovers: () => Promise.resolve(0),
+    settled: () => Promise.resolve(),
   };
   return { cache, asked, firstAsked };
 }

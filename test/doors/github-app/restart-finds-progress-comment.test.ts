@@ -48,6 +48,7 @@ const runnerWithoutRuns = new Proxy(
 const refusingCache: RepositoryCache = {
   checkout: () => Promise.reject(new Error("clone refused by the remote")),
   removeLeftovers: () => Promise.resolve(0),
+  settled: () => Promise.resolve(),
 };
 
 const bot = { login: "agentforge[bot]", type: "Bot" };

@@ -10,6 +10,7 @@ import { makeTaskFolder } from "./make-task-folder.js";
 import { mirrorNameOf } from "./mirror-name-of.js";
 import { readMirrorHead, readMirrorRefs, type MirrorRef } from "./read-mirror-refs.js";
 import { resolveCommit } from "./resolve-commit.js";
+import { claimSpareTree, makeSpareTree } from "./spare-tree.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 import { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 
@@ -43,6 +44,8 @@ export interface Checkout {
   readonly remoteBranchSha: string | null;
   /** "cold" when this call cloned the repository, "warm" when it only fetched. */
   readonly cacheState: "cold" | "warm";
+  /** "spare" when a spare tree was checked out over (only the files that differ were written). */
+  readonly treeSource: "spare" | "written";
   /** Removes the work tree and its git directory; the cache stays for the next task. */
   cleanup(): Promise<void>;
 }
@@ -54,12 +57,20 @@ export interface RepositoryCache {
    * Call it at start-up, before any task runs, and only where no other process shares the cache.
    */
   removeLeftovers(): Promise<number>;
+  /** Resolves once the spare trees being written have been written (or given up). */
+  settled(): Promise<void>;
 }
 
 export interface RepositoryCacheOptions {
   /** Holds `mirrors/` (one bare repository per remote) and `workspaces/`. Private to the App. */
   readonly cacheDir: string;
   readonly hostEnv?: NodeJS.ProcessEnv;
+  /**
+   * How many repositories keep a spare work tree (see `spare-tree.ts`), written after a task ends
+   * so that the next checkout writes only what changed; 0 (the default) keeps none. Each costs
+   * one work tree of disk.
+   */
+  readonly spareTrees?: number;
 }
 
 /**
@@ -103,8 +114,32 @@ async function exists(target: string): Promise<boolean> {
 export function createRepositoryCache(options: RepositoryCacheOptions): RepositoryCache {
   const mirrorsDir = path.join(options.cacheDir, "mirrors");
   const workspacesDir = path.join(options.cacheDir, "workspaces");
+  const sparesDir = path.join(options.cacheDir, "spares");
+  const spareTrees = options.spareTrees ?? 0;
   const lock = createKeyedLock();
   const hostEnv = options.hostEnv ?? process.env;
+  const sparesUnderWay = new Set<Promise<unknown>>();
+
+  /** After a task: a spare at the mirror's newest complete commit, off every task's path. */
+  function writeSpareLater(mirrorPath: string, cloneUrl: string): void {
+    if (spareTrees <= 0) return;
+    // One spare at a time per repository; the mirror's own lock only for moving it into place.
+    const written = lock
+      .run(`${mirrorPath}#spare`, () =>
+        makeSpareTree({
+          sparesDir,
+          mirror: { gitDirectory: mirrorPath },
+          gitOptions: { hostEnv },
+          cloneUrl,
+          keep: spareTrees,
+          underMirrorLock: (action) => lock.run(mirrorPath, action),
+        }),
+      )
+      // A spare only saves time: one that cannot be written (the cache removed, a full disk) is skipped.
+      .catch(() => false)
+      .finally(() => sparesUnderWay.delete(written));
+    sparesUnderWay.add(written);
+  }
 
   // No `cause`: git's own error holds its arguments; the message is already token-free.
   function fail(code: WorkspaceErrorCode, what: string, error: unknown): WorkspaceError {
@@ -225,7 +260,11 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     }));
     const remoteBranchSha =
       checkout.branch === undefined ? null : (refs.get(`refs/heads/${checkout.branch}`)?.commit ?? null);
-    const made = makeTaskFolder({
+    const spare =
+      spareTrees > 0
+        ? await claimSpareTree({ sparesDir, mirror, workspacesDir, gitOptions: gitOptions(checkout) })
+        : null;
+    const folderOptions = {
       workspacesDir,
       mirror,
       mirrorRefs: refs,
@@ -235,7 +274,17 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
       ...(checkout.branch === undefined ? {} : { branch: checkout.branch }),
       objectsReady: objects.then((result) => result.success),
       gitOptions: gitOptions(checkout),
-    }).catch((error: unknown) => {
+    };
+    const fromSpare =
+      spare === null
+        ? null
+        : // A spare that cannot be checked out over is removed, and the tree written whole.
+          makeTaskFolder({ ...folderOptions, reuse: spare }).catch(() => null);
+    const made = (async () => {
+      const reused = await fromSpare;
+      if (reused?.success === true) return { ...reused, treeSource: "spare" as const };
+      return { ...(await makeTaskFolder(folderOptions)), treeSource: "written" as const };
+    })().catch((error: unknown) => {
       throw fail("CHECKOUT_FAILED", `could not check out ${checkout.ref}`, error);
     });
     const [objectsResult, folderResult] = await Promise.allSettled([objects, made]);
@@ -252,14 +301,18 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
         `could not check out ${checkout.ref}: ${folderResult.value.error}`,
       );
     await writeCompleteCommit(mirror, sha);
-    const { folder, repository } = folderResult.value;
+    const { folder, repository, treeSource } = folderResult.value;
     return {
       workspaceRoot: repository.workTree,
       repository,
       headSha: sha,
       remoteBranchSha,
       cacheState,
-      cleanup: () => rm(folder, { recursive: true, force: true }),
+      treeSource,
+      cleanup: async () => {
+        await rm(folder, { recursive: true, force: true });
+        writeSpareLater(mirrorPath, checkout.cloneUrl);
+      },
     };
   }
 
@@ -274,7 +327,11 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     async removeLeftovers(): Promise<number> {
       const workspaces = await removeEntries(workspacesDir, () => true);
       const partials = await removeEntries(mirrorsDir, (name) => name.startsWith(".partial-"));
-      return workspaces + partials;
+      const spares = await removeEntries(sparesDir, () => true);
+      return workspaces + partials + spares;
+    },
+    async settled(): Promise<void> {
+      while (sparesUnderWay.size > 0) await Promise.all([...sparesUnderWay]);
     },
     async checkout(checkout: CheckoutOptions): Promise<Checkout> {
       const validation = validateRemoteUrl(checkout.cloneUrl);

@@ -21,6 +21,11 @@ export interface TaskFolderOptions {
    */
   readonly objectsReady: Promise<boolean>;
   readonly gitOptions: HostGitOptions;
+  /**
+   * A spare folder (see `spare-tree.ts`) already moved to its place under `workspacesDir`: its
+   * work tree and index stand at `headSha`, so the checkout writes only the files that differ.
+   */
+  readonly reuse?: { readonly folder: string; readonly headSha: string };
 }
 
 export type TaskFolderResult =
@@ -38,16 +43,23 @@ export type TaskFolderResult =
  */
 export async function makeTaskFolder(options: TaskFolderOptions): Promise<TaskFolderResult> {
   await mkdir(options.workspacesDir, { recursive: true });
-  const folder = await mkdtemp(path.join(options.workspacesDir, "task-"));
+  const folder = options.reuse?.folder ?? (await mkdtemp(path.join(options.workspacesDir, "task-")));
   const gitDirectory = path.join(folder, "git");
   const workTree = path.join(folder, "tree");
   try {
+    // A spare's reflog tells of its own checkout, and its refs are rewritten from the mirror's.
+    if (options.reuse !== undefined)
+      await Promise.all(
+        ["logs", "refs"].map((name) => rm(path.join(gitDirectory, name), { recursive: true, force: true })),
+      );
     const written = await writeTaskGitDirectory({
       gitDirectory,
       workTree,
       mirrorObjects: path.join(options.mirror.gitDirectory, "objects"),
       cloneUrl: options.cloneUrl,
-      sha: options.sha,
+      // A reused index stands at the spare's commit: HEAD must too, or the checkout would keep
+      // the difference as if it were a change made in the work tree.
+      sha: options.reuse?.headSha ?? options.sha,
       mirrorRefs: options.mirrorRefs,
       mirrorHead: options.mirrorHead,
     });

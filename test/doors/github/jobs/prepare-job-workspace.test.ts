@@ -27,6 +27,7 @@ describe("prepareJobWorkspace", () => {
     const cache = {
       checkouts: 0,
       removeLeftovers: () => Promise.resolve(0),
+      settled: () => Promise.resolve(),
       async checkout() {
         cache.checkouts += 1;
         const root = path.join(dir, `fresh-${cache.checkouts}`);
@@ -37,6 +38,7 @@ describe("prepareJobWorkspace", () => {
           headSha: "a".repeat(40),
           remoteBranchSha: null,
           cacheState: "cold" as const,
+          treeSource: "written" as const,
           cleanup: () => rm(root, { recursive: true, force: true }),
         };
       },
