@@ -49,9 +49,10 @@ export async function claimSpareTree(
   const spare = spareFolderOf(options);
   const headSha = await readyCommitOf(spare);
   if (headSha === null) return null;
-  // Its commit must still be one the mirror holds; else it is left to be written anew.
+  // Its commit must still be one the mirror holds, else it is left to be written anew. Asked in
+  // the spare's own git directory, which is no partial clone: the mirror would fetch lazily.
   const known = await runHostGit(
-    options.mirror,
+    { gitDirectory: path.join(spare, "git") },
     ["cat-file", "-e", `${headSha}^{commit}`],
     options.gitOptions,
   ).then(
