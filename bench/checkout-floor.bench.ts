@@ -101,32 +101,24 @@ function rowsFor(transport: Transport, rounds: readonly FloorRound[], label: str
       targetMet: warmPlainRatio <= 0.3,
     },
   ];
-  const warmWritten = median((round) => round.warmWrittenMs);
+  const againstFloor = (what: string, pick: (round: FloorRound) => number): BenchRow => ({
+    benchmark: BENCHMARK,
+    case: `${label}: ${what} (${n}; ratio: paired median)`,
+    value: median(pick),
+    unit: "ms",
+    baseline: floor,
+    baselineLabel: "floor",
+    ratio: pairedRatio(pick, (round) => round.floorMs),
+  });
   rows.push(
-    {
-      benchmark: BENCHMARK,
-      case: `${label}: our checkout, warm after a push, no spare left (whole tree written) (${n}; ratio: paired median)`,
-      value: warmWritten,
-      unit: "ms",
-      baseline: floor,
-      baselineLabel: "floor",
-      ratio: pairedRatio(
-        (round) => round.warmWrittenMs,
-        (round) => round.floorMs,
-      ),
-    },
-    {
-      benchmark: BENCHMARK,
-      case: `${label}: writing the spare tree after a task ends, off the next task's path (${n})`,
-      value: median((round) => round.spareMs),
-      unit: "ms",
-      baseline: floor,
-      baselineLabel: "floor",
-      ratio: pairedRatio(
-        (round) => round.spareMs,
-        (round) => round.floorMs,
-      ),
-    },
+    againstFloor(
+      "our checkout, warm after a push, no spare left (whole tree written)",
+      (round) => round.warmWrittenMs,
+    ),
+    againstFloor(
+      "writing the spare tree after a task ends, off the next task's path",
+      (round) => round.spareMs,
+    ),
   );
   const extra = mine.filter((round) => round.warmObjectsStored !== round.newObjects);
   rows.push({

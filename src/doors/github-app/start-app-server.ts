@@ -10,6 +10,7 @@ import { createOutageLog } from "../../observability/create-outage-log.js";
 import { openTaskQueue } from "../../queue/open-task-queue.js";
 import { listRecordedWorkspaces } from "../github/jobs/job-record-store.js";
 import { createRepositoryCache, type RepositoryCache } from "../github/workspace/create-repository-cache.js";
+import { sparesDirOf } from "../github/workspace/spare-tree.js";
 import { openInstallationBudgets, type OpenedBudgets } from "./budgets/open-installation-budgets.js";
 import { hasBudgetLimits, mergeBudgetLimits } from "./budgets/read-budget-limits.js";
 import { AppStartError } from "./app-start-error.js";
@@ -66,7 +67,7 @@ async function removeLeftoverWorkspaces(cacheDir: string, dataDir: string): Prom
   const stale = names.map((name) => path.join(workspaces, name)).filter((full) => !keep.has(full));
   // Spares (and any half written) are written again after the next task of their repository.
   await Promise.all(
-    [...stale, path.join(cacheDir, "spares")].map((full) => rm(full, { recursive: true, force: true })),
+    [...stale, sparesDirOf(cacheDir)].map((full) => rm(full, { recursive: true, force: true })),
   );
   return stale.length;
 }

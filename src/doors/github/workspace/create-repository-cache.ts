@@ -10,7 +10,7 @@ import { makeTaskFolder } from "./make-task-folder.js";
 import { mirrorNameOf } from "./mirror-name-of.js";
 import { readMirrorHead, readMirrorRefs, type MirrorRef } from "./read-mirror-refs.js";
 import { resolveCommit } from "./resolve-commit.js";
-import { claimSpareTree, makeSpareTree } from "./spare-tree.js";
+import { claimSpareTree, makeSpareTree, sparesDirOf } from "./spare-tree.js";
 import { validateRemoteUrl } from "./validate-remote-url.js";
 import { WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 
@@ -114,7 +114,7 @@ async function exists(target: string): Promise<boolean> {
 export function createRepositoryCache(options: RepositoryCacheOptions): RepositoryCache {
   const mirrorsDir = path.join(options.cacheDir, "mirrors");
   const workspacesDir = path.join(options.cacheDir, "workspaces");
-  const sparesDir = path.join(options.cacheDir, "spares");
+  const sparesDir = sparesDirOf(options.cacheDir);
   const spareTrees = options.spareTrees ?? 0;
   const lock = createKeyedLock();
   const hostEnv = options.hostEnv ?? process.env;
@@ -275,14 +275,12 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
       objectsReady: objects.then((result) => result.success),
       gitOptions: gitOptions(checkout),
     };
-    const fromSpare =
-      spare === null
-        ? null
-        : // A spare that cannot be checked out over is removed, and the tree written whole.
-          makeTaskFolder({ ...folderOptions, reuse: spare }).catch(() => null);
     const made = (async () => {
-      const reused = await fromSpare;
-      if (reused?.success === true) return { ...reused, treeSource: "spare" as const };
+      if (spare !== null) {
+        // A spare that cannot be checked out over is removed, and the tree written whole.
+        const reused = await makeTaskFolder({ ...folderOptions, reuse: spare }).catch(() => null);
+        if (reused?.success === true) return { ...reused, treeSource: "spare" as const };
+      }
       return { ...(await makeTaskFolder(folderOptions)), treeSource: "written" as const };
     })().catch((error: unknown) => {
       throw fail("CHECKOUT_FAILED", `could not check out ${checkout.ref}`, error);

@@ -17,6 +17,11 @@ import { readMirrorHead, readMirrorRefs } from "./read-mirror-refs.js";
 const READY_FILE = "ready";
 const SHA_PATTERN = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
+/** Where a cache keeps its spares: host-only, beside `mirrors/` and `workspaces/`. */
+export function sparesDirOf(cacheDir: string): string {
+  return path.join(cacheDir, "spares");
+}
+
 export interface SpareTreeOptions {
   /** `spares/` in the cache: private to the host, never mounted into a sandbox. */
   readonly sparesDir: string;
