@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { EXIT_CODES, type CliIo } from "./cli-io.js";
+import { holdYoungGeneration } from "./hold-young-generation.js";
 
 /** sysexits' EX_UNAVAILABLE, the code the CLI already gives an unreachable model. */
 const UNAVAILABLE = EXIT_CODES.modelUnavailable;
@@ -57,11 +58,14 @@ function describe(error: unknown): string {
  */
 export async function serveCommand(io: CliIo, mode: "serve" | "worker" = "serve"): Promise<number> {
   loadDotEnv(io.env);
+  // Start-up's module loading would otherwise leave the idle server's young generation at its largest.
+  const releaseYoungGeneration = holdYoungGeneration();
   // The App door owns probot; the CLI only launches it.
   const { AppStartError, readAppServerSettings, startAppServer, startSetupServer } =
     await import("../github-app/start-app-server.js");
   const settings = await readAppServerSettings(io.env);
   if (!settings.success) {
+    releaseYoungGeneration();
     if (settings.missing.length > 0) io.stderr(SETUP_STEPS(settings.missing));
     for (const problem of settings.problems) io.stderr(`agentforge ${mode}: ${problem}\n`);
     const canOfferSetup =
@@ -100,6 +104,8 @@ export async function serveCommand(io: CliIo, mode: "serve" | "worker" = "serve"
     }
     io.stderr(`agentforge ${mode}: could not start: ${describe(error)}\n`);
     return EXIT_CODES.usage;
+  } finally {
+    releaseYoungGeneration();
   }
   if (server.url !== null)
     io.stdout(
