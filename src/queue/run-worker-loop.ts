@@ -21,7 +21,8 @@ export interface WorkerLoopOptions {
   readonly signal: AbortSignal;
   /**
    * How often an idle worker asks the queue for work. Tasks enqueued in this process, and tasks
-   * its own finished ones let start, are claimed at once; the poll is for other processes' tasks.
+   * its own finished ones let start, are claimed at once (on Redis, other processes' too: the
+   * queue's `onEnqueue` hears them); the poll is for what no notification covers.
    * After each further empty claim the wait doubles, up to `maxPollMs`; a claim or a wake resets it.
    */
   readonly pollMs?: number;

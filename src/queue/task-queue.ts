@@ -152,8 +152,10 @@ export interface TaskQueue<TPayload> {
    */
   onCancel(listener: CancelListener): () => void;
   /**
-   * In-process notification of accepted tasks, so a local worker claims at once instead of at its
-   * next poll. Tasks enqueued by other processes are not heard of: workers still poll for those.
+   * Notification of tasks that became claimable, so a worker claims at once instead of at its next
+   * poll. The embedded engine tells of this process's enqueues only. The Redis engine also tells
+   * of other processes' enqueues and of tasks their completions let start (a pub/sub hint: one that
+   * is lost leaves the task to the poll).
    */
   onEnqueue(listener: EnqueueListener): () => void;
   /** True when this delivery id was already accepted (as a task or as an immediate answer). */

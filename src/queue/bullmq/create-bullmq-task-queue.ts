@@ -16,6 +16,7 @@ import { createBullmqTickets } from "./create-bullmq-tickets.js";
 import { asReply, defineGateCommands } from "./define-gate-commands.js";
 import { pairsToFields, toClaimedTask, toTaskRecord, type GateTaskFields } from "./gate-task-record.js";
 import type { BullmqTaskQueue, BullmqTaskQueueOptions } from "./bullmq-task-queue.js";
+import { createWakeChannel } from "./create-wake-channel.js";
 import { validateTaskInput } from "../validate-task-input.js";
 
 export type { BullmqTaskQueue, BullmqTaskQueueOptions } from "./bullmq-task-queue.js";
@@ -59,6 +60,13 @@ export function createBullmqTaskQueue<TPayload>(
   });
   const listeners = new Set<CancelListener>();
   const enqueueListeners = new Set<EnqueueListener>();
+  const wakes = createWakeChannel({ redis, channel: `${prefix}:${queueName}:wake`, reportError });
+  /** Makes a delayed ticket due now and tells the other processes' idle workers; "" does nothing. */
+  async function promoteAndAnnounce(taskId: string): Promise<void> {
+    if (taskId === "") return;
+    await tickets.promote(taskId);
+    wakes.announce(taskId);
+  }
   let isClosed = false;
 
   async function guard<T>(action: string, work: () => Promise<T>): Promise<T> {
@@ -92,7 +100,7 @@ export function createBullmqTaskQueue<TPayload>(
       ),
     );
     await tickets.finish(taskId, token);
-    await tickets.promote(reply[2] ?? "");
+    await promoteAndAnnounce(reply[2] ?? "");
   }
 
   async function claimOnce(workerId: string): Promise<ClaimedTask<TPayload> | null | "again"> {
@@ -116,7 +124,7 @@ export function createBullmqTaskQueue<TPayload>(
     const verdict = reply[0];
     if (verdict === "discard") {
       await tickets.finish(taskId, token);
-      await tickets.promote(reply[1] ?? "");
+      await promoteAndAnnounce(reply[1] ?? "");
       return "again";
     }
     if (verdict === "delay") return tickets.postpone(taskId, token, Number(reply[1])).then(() => "again");
@@ -161,7 +169,7 @@ export function createBullmqTaskQueue<TPayload>(
           await tickets.remove(taskId);
           return { accepted: false, reason, taskId: other === undefined || other === "" ? null : other };
         }
-        if (keyState === "free") await tickets.promote(taskId);
+        if (keyState === "free") await promoteAndAnnounce(taskId);
         else tickets.forget(taskId);
         const cancelled: { cancelledRunningTaskId?: string } = {};
         if (cancelledRunning !== undefined && cancelledRunning !== "") {
@@ -203,7 +211,7 @@ export function createBullmqTaskQueue<TPayload>(
           return false;
         }
         await tickets.finish(lease.taskId, lease.leaseToken);
-        await tickets.promote(promote ?? "");
+        await promoteAndAnnounce(promote ?? "");
         return true;
       });
     },
@@ -233,7 +241,7 @@ export function createBullmqTaskQueue<TPayload>(
           throw new QueueError("STORE_FAILED", `the queue gate answered ${String(state)}`);
         }
         await tickets.finish(lease.taskId, lease.leaseToken);
-        await tickets.promote(promote ?? "");
+        await promoteAndAnnounce(promote ?? "");
         return { state };
       });
     },
@@ -261,6 +269,9 @@ export function createBullmqTaskQueue<TPayload>(
     },
     onEnqueue(listener) {
       enqueueListeners.add(listener);
+      wakes.listen((taskId) => {
+        for (const each of enqueueListeners) each(taskId);
+      });
       return () => enqueueListeners.delete(listener);
     },
     hasDelivery(deliveryId) {
@@ -303,6 +314,7 @@ export function createBullmqTaskQueue<TPayload>(
       isClosed = true;
       listeners.clear();
       enqueueListeners.clear();
+      await wakes.close();
       await tickets.close();
       await redis.quit();
     },
