@@ -77,6 +77,7 @@ export const appEnvironmentSchema = z.object({
   AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY: wholeNumber("a whole number ≥ 1", 1),
   AGENTFORGE_WORKER_CONCURRENCY: wholeNumber("a whole number ≥ 1", 1),
   AGENTFORGE_HANDOFF_INTERVAL_MS: wholeNumber("a whole number of milliseconds ≥ 0", 0),
+  AGENTFORGE_SPARE_TREES: wholeNumber("a whole number from 0 (no spares) to 64", 0, 64),
 });
 
 export type AppEnvironment = z.output<typeof appEnvironmentSchema>;

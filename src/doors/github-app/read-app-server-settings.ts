@@ -35,7 +35,15 @@ export interface AppServerSettings {
   readonly concurrency: number;
   /** How often a running task hands its run over to the queue for another worker (Redis only). */
   readonly handOverIntervalMs?: number;
+  /**
+   * Spare task folders the repository cache keeps written, one per recent repository, so a warm
+   * checkout only writes what changed (AGENTFORGE_SPARE_TREES; each costs one work tree of disk).
+   */
+  readonly spareTrees: number;
 }
+
+/** Spare trees a process that runs workers keeps when AGENTFORGE_SPARE_TREES is unset. */
+export const DEFAULT_SPARE_TREES = 4;
 
 export type AppSettingsResult =
   | { readonly success: true; readonly value: AppServerSettings }
@@ -121,6 +129,7 @@ export async function readAppServerSettings(env: NodeJS.ProcessEnv): Promise<App
       ...(values.AGENTFORGE_HANDOFF_INTERVAL_MS === undefined
         ? {}
         : { handOverIntervalMs: values.AGENTFORGE_HANDOFF_INTERVAL_MS }),
+      spareTrees: values.AGENTFORGE_SPARE_TREES ?? DEFAULT_SPARE_TREES,
     },
   };
 }

@@ -50,12 +50,6 @@ export interface StartAppServerOptions {
   readonly mode: "serve" | "worker";
 }
 
-/**
- * Repositories whose next checkout finds a spare work tree written after their last task (one
- * work tree of disk each), so a warm checkout writes only the files that changed.
- */
-const SPARE_TREES = 4;
-
 /** Workspaces a killed process left, except those a task record names for resuming. */
 async function removeLeftoverWorkspaces(cacheDir: string, dataDir: string): Promise<number> {
   const keep = await listRecordedWorkspaces(dataDir);
@@ -203,7 +197,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
       allowedModels: runtime.allowedModels,
       modelFor: (name) => runtime.modelFor(name),
       commandRunner: runtime.commandRunner,
-      cache: (cache = createRepositoryCache({ cacheDir, spareTrees: SPARE_TREES })),
+      cache: (cache = createRepositoryCache({ cacheDir, spareTrees: settings.spareTrees })),
       dataDir: runtime.dataDir,
       appSlug,
       getInstallationToken: (installationId) => createInstallationToken(probot, installationId),

@@ -31,6 +31,8 @@ describe("the App's settings from the environment", () => {
       AGENTFORGE_WORKER_CONCURRENCY: "3",
     });
     expect(good.success && good.value).toMatchObject({ globalConcurrency: 8, concurrency: 3 });
+    // Unset: the cache keeps a spare tree for each of its four most recent repositories.
+    expect(good.success && good.value.spareTrees).toBe(4);
     const bad = await readAppServerSettings({ ...base, AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY: "0" });
     expect(bad.success).toBe(false);
     if (!bad.success) expect(bad.problems.join(" ")).toContain("AGENTFORGE_QUEUE_GLOBAL_CONCURRENCY");
@@ -99,6 +101,14 @@ describe("the App's environment, variable by variable", () => {
       'AGENTFORGE_HANDOFF_INTERVAL_MS: expected a whole number of milliseconds ≥ 0, got "-5"',
     ],
     [
+      { AGENTFORGE_SPARE_TREES: "100" },
+      "AGENTFORGE_SPARE_TREES: expected a whole number from 0 (no spares) to 64, got 100",
+    ],
+    [
+      { AGENTFORGE_SPARE_TREES: "some" },
+      'AGENTFORGE_SPARE_TREES: expected a whole number from 0 (no spares) to 64, got "some"',
+    ],
+    [
       { PRIVATE_KEY: "", PRIVATE_KEY_PATH: "/nonexistent/key.pem" },
       "PRIVATE_KEY_PATH: cannot read /nonexistent/key.pem (ENOENT); set it to the .pem file GitHub generated for the app",
     ],
@@ -134,8 +144,10 @@ describe("the App's environment, variable by variable", () => {
       GHE_PROTOCOL: "http",
       AGENTFORGE_QUEUE_LEASE_MS: "20000",
       AGENTFORGE_HANDOFF_INTERVAL_MS: "0",
+      AGENTFORGE_SPARE_TREES: "0",
     } as unknown as NodeJS.ProcessEnv);
     expect(result.success && result.value).toMatchObject({
+      spareTrees: 0,
       port: 3000,
       host: "localhost",
       logLevel: "warn",

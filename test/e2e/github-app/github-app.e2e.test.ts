@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -194,6 +194,14 @@ describe("agentforge serve against a GitHub stand-in", () => {
       "\n",
     );
     expect(posted).not.toContain(github.token);
+    // After the task, the cache writes a spare tree of the repository for its next checkout
+    // (AGENTFORGE_SPARE_TREES unset: the default keeps some).
+    const spares = path.join(dataDir, "cache", "spares");
+    await waitFor(
+      () => existsSync(spares) && readdirSync(spares).some((name) => !name.startsWith(".")),
+      "the spare tree",
+      10_000,
+    );
   }, 60_000);
 
   it("updates the same pull request on a second trigger and ignores a redelivery", async () => {
