@@ -34,7 +34,8 @@ export interface Metrics {
   recordTokens(usage: { readonly promptTokens: number; readonly completionTokens: number }): void;
   recordCost(costUsd: number): void;
   recordRefusal(tool: string, reason: string): void;
-  recordWebhook(event: string, result: WebhookResult): void;
+  /** `count` deliveries of one event with one result (default 1). */
+  recordWebhook(event: string, result: WebhookResult, count?: number): void;
   /** A delivery the webhook guard refused before parsing it (bad signature, too large...). */
   recordRefusedDelivery(reason: string): void;
   /** Feeds the counters from a run's loop events (tokens, cost, refusals). */
@@ -141,8 +142,8 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     recordRefusal(tool, reason) {
       refusals.inc({ tool: boundLabel(tool), reason: boundLabel(reason) });
     },
-    recordWebhook(event, result) {
-      webhooks.inc({ event: boundLabel(event), result });
+    recordWebhook(event, result, count = 1) {
+      webhooks.inc({ event: boundLabel(event), result }, count);
     },
     recordRefusedDelivery(reason) {
       refusedDeliveries.inc({ reason: boundLabel(reason) });

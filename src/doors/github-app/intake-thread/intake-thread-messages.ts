@@ -27,7 +27,15 @@ export type IntakeThreadEvent =
       readonly pending: readonly JournaledDelivery[];
     }
   | { readonly type: "delivery-admitted"; readonly delivery: JournaledDelivery }
-  | { readonly type: "webhook-recorded"; readonly event: string; readonly result: WebhookResult }
+  | {
+      /** Deliveries answered since the last such message, counted by event and result. */
+      readonly type: "webhooks-recorded";
+      readonly counts: readonly {
+        readonly event: string;
+        readonly result: WebhookResult;
+        readonly count: number;
+      }[];
+    }
   | { readonly type: "webhook-refused"; readonly refusal: WebhookRefusal }
   | {
       readonly type: "intake-log";

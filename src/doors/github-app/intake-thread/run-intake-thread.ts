@@ -13,6 +13,7 @@ import {
 } from "../read-delivery-headers.js";
 import { toWebhookResult } from "../to-webhook-result.js";
 import { isIntakeEventName } from "../intake-event-names.js";
+import type { WebhookResult } from "../../../observability/create-metrics.js";
 import type {
   IntakeThreadCommand,
   IntakeThreadEvent,
@@ -21,6 +22,12 @@ import type {
 
 /** How long a stopping thread lets answers under way finish before it closes their sockets. */
 const CLOSE_GRACE_MS = 5_000;
+/**
+ * Deliveries answered without triage are counted here and told to the main thread (its metrics)
+ * at most this often, in one message, rather than one message per delivery: at a few thousand
+ * deliveries a second each message woke the main thread, which triage needs.
+ */
+const RECORD_FLUSH_MS = 50;
 
 /** An error as plain fields: custom properties such as `code` do not survive a structured clone. */
 function describeError(error: unknown): Record<string, unknown> {
@@ -42,6 +49,22 @@ export async function runIntakeThread(settings: IntakeThreadSettings, parent: Me
   const log = (level: "info" | "warn" | "error", fields: Record<string, unknown>, message: string): void =>
     tell({ type: "intake-log", level, fields, message });
   const journal: IntakeJournal = await openIntakeJournal({ filePath: settings.journalPath });
+  const recorded = new Map<string, { event: string; result: WebhookResult; count: number }>();
+  let flushTimer: NodeJS.Timeout | null = null;
+  const flushRecorded = (): void => {
+    if (flushTimer !== null) clearTimeout(flushTimer);
+    flushTimer = null;
+    if (recorded.size === 0) return;
+    tell({ type: "webhooks-recorded", counts: [...recorded.values()] });
+    recorded.clear();
+  };
+  const record = (event: string, result: WebhookResult): void => {
+    const key = `${event}\n${result}`;
+    const entry = recorded.get(key);
+    if (entry === undefined) recorded.set(key, { event, result, count: 1 });
+    else entry.count += 1;
+    flushTimer ??= setTimeout(flushRecorded, RECORD_FLUSH_MS);
+  };
   const guard = createWebhookGuard({
     path: settings.path,
     secret: settings.secret,
@@ -54,6 +77,8 @@ export async function runIntakeThread(settings: IntakeThreadSettings, parent: Me
     const guarded = await guard(request, response);
     if (guarded.kind === "answered") return;
     if (guarded.kind === "not-a-webhook") {
+      // Counts not yet told go first, so `/metrics` shows every delivery answered before it.
+      flushRecorded();
       forwardOrRefuse(request, response, settings.healthUrl);
       return;
     }
@@ -69,20 +94,20 @@ export async function runIntakeThread(settings: IntakeThreadSettings, parent: Me
       try {
         admission = admitDelivery({ id, name: event, payload: guarded.payload }, settings.appSlug);
       } catch (error) {
-        tell({ type: "webhook-recorded", event, result: "error" });
+        record(event, "error");
         log("warn", { err: describeError(error), delivery: id, event }, "webhook payload refused");
         sendWebhookProblem(response, toWebhookProblem(error));
         return;
       }
       if (!admission.needsTriage) {
-        tell({ type: "webhook-recorded", event, result: toWebhookResult(admission.decision) });
+        record(event, toWebhookResult(admission.decision));
       } else {
         const delivery = { id, name, payload: guarded.payload, receivedAt: Date.now() };
         if (await journal.admit(delivery)) {
           tell({ type: "delivery-admitted", delivery });
         } else {
           log("info", { delivery: id, event }, "redelivered webhook ignored");
-          tell({ type: "webhook-recorded", event, result: "duplicate" });
+          record(event, "duplicate");
         }
       }
     }
@@ -122,6 +147,7 @@ export async function runIntakeThread(settings: IntakeThreadSettings, parent: Me
     const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
     await closed;
     clearTimeout(grace);
+    flushRecorded();
     await journal.close();
     tell({ type: "intake-closed" });
     parent.close();

@@ -162,8 +162,9 @@ export async function startWebhookIntake(options: WebhookIntakeOptions): Promise
         case "delivery-admitted":
           triageDelivery(event.delivery);
           return;
-        case "webhook-recorded":
-          metrics?.recordWebhook(event.event, event.result);
+        case "webhooks-recorded":
+          for (const { event: name, result, count } of event.counts)
+            metrics?.recordWebhook(name, result, count);
           return;
         case "webhook-refused": {
           const { refusal } = event;
