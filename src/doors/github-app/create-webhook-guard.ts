@@ -114,8 +114,7 @@ export function createWebhookGuard(
     }
     if (!isValidSignature(options.secret, body, signature))
       return refused(request, "bad-signature", 401, answer(response, 401, "signature does not match"));
-    const text = body.toString("utf8");
-    if (exceedsDepth(text, maxDepth))
+    if (exceedsDepth(body, maxDepth))
       return refused(
         request,
         "too-deep",
@@ -124,7 +123,7 @@ export function createWebhookGuard(
       );
     let payload: unknown;
     try {
-      payload = JSON.parse(text);
+      payload = JSON.parse(body.toString("utf8"));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       return refused(
@@ -179,24 +178,50 @@ function isValidSignature(secret: string, body: Buffer, signature: string): bool
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Counts bracket depth outside strings in one pass, without building anything. */
-export function exceedsDepth(text: string, maxDepth: number): boolean {
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Counts bracket depth outside strings in one pass over the body's bytes, without building
+ * anything. UTF-8 encodes every character above U+007F in bytes of 0x80 and over, so a quote,
+ * backslash or bracket byte is always that character. A string is skipped with `indexOf` to its
+ * next quote (native, and most of a webhook's bytes are in strings); a quote after an odd run of
+ * backslashes is escaped, and the search goes on. An unterminated string ends the count: such a
+ * body is not JSON, and the parse that follows refuses it.
+ */
+export function exceedsDepth(json: Buffer | string, maxDepth: number): boolean {
+  const bytes = typeof json === "string" ? Buffer.from(json, "utf8") : json;
   let depth = 0;
-  let isInString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (isInString) {
-      if (code === 0x5c)
-        index += 1; // backslash: skip the escaped character
-      else if (code === 0x22) isInString = false;
-    } else if (code === 0x22) {
-      isInString = true;
-    } else if (code === 0x7b || code === 0x5b) {
+  let index = 0;
+  while (index < bytes.length) {
+    const code = bytes[index];
+    if (code === QUOTE) {
+      const end = closingQuoteOf(bytes, index);
+      if (end === -1) return false;
+      index = end + 1;
+      continue;
+    }
+    if (code === 0x7b || code === 0x5b) {
       depth += 1;
       if (depth > maxDepth) return true;
     } else if (code === 0x7d || code === 0x5d) {
       depth -= 1;
     }
+    index += 1;
   }
   return false;
+}
+
+/** The index of the quote that closes the string opened at `opening`, or -1. */
+function closingQuoteOf(bytes: Buffer, opening: number): number {
+  let from = opening + 1;
+  for (;;) {
+    const quote = bytes.indexOf(QUOTE, from);
+    if (quote === -1) return -1;
+    let backslashes = 0;
+    for (let before = quote - 1; before > opening && bytes[before] === BACKSLASH; before -= 1)
+      backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createHmac } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -285,5 +286,38 @@ describe("webhook server with bad input", () => {
     expect(exceedsDepth(`{"a":"${"[".repeat(1000)}"}`, 5)).toBe(false);
     expect(exceedsDepth(`{"a":"\\"${"[".repeat(10)}"}`, 5)).toBe(false);
     expect(exceedsDepth(`${"[".repeat(6)}${"]".repeat(6)}`, 5)).toBe(true);
+    // An escaped backslash ends its run: the quote after it closes the string.
+    expect(exceedsDepth(`{"a":"x\\\\","b":${"[".repeat(6)}${"]".repeat(6)}}`, 5)).toBe(true);
+    // Three backslashes: the last escapes the quote, so the brackets are still inside the string.
+    expect(exceedsDepth(`{"a":"x\\\\\\"${"[".repeat(10)}"}`, 5)).toBe(false);
+    // Characters above U+007F (multi-byte in UTF-8) neither open nor close anything.
+    expect(exceedsDepth(`{"a":"é✓😀[","b":[[[[]]]]}`, 5)).toBe(false);
+    expect(exceedsDepth(`{"é✓😀":[[[[[[]]]]]]}`, 5)).toBe(true);
+    // Bytes and text give the same answer; an unterminated string is left to the parse.
+    expect(exceedsDepth(Buffer.from(`{"a":[[[[[[1]]]]]]}`), 5)).toBe(true);
+    expect(exceedsDepth(`{"a":"${"[".repeat(10)}`, 5)).toBe(false);
+  });
+
+  it("agrees with the nesting JSON.parse builds, for any JSON text", () => {
+    const tricky = fc.string({ unit: fc.constantFrom("a", '"', "\\", "[", "]", "{", "}", "é", "😀", "\n") });
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        tricky,
+        fc.integer(),
+        fc.array(tie("node"), { maxLength: 3 }),
+        fc.dictionary(tricky, tie("node"), { maxKeys: 3 }),
+      ),
+    })).node;
+    const depthOf = (node: unknown): number =>
+      typeof node === "object" && node !== null ? 1 + Math.max(0, ...Object.values(node).map(depthOf)) : 0;
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: 6 }), (node, maxDepth) => {
+        const text = JSON.stringify(node);
+        expect(exceedsDepth(text, maxDepth)).toBe(depthOf(JSON.parse(text)) > maxDepth);
+        expect(exceedsDepth(Buffer.from(text), maxDepth)).toBe(depthOf(JSON.parse(text)) > maxDepth);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
