@@ -52,9 +52,8 @@ export async function measureFirstAction(engine: "sqlite" | "redis" = "sqlite"):
       while (!stand.isFixDone(sent.issue)) await new Promise((resolve) => setTimeout(resolve, 20));
       // Round 0 makes the repository warm (the mirror exists): it is not a sample.
       if (round === 0) continue;
-      const records = [stand.serve, ...stand.runners.filter((runner) => runner !== stand.serve)].flatMap(
-        readLogRecords,
-      );
+      // serve logs the enqueue; on Redis the worker logs the rest (on SQLite serve is the runner).
+      const records = [...new Set([stand.serve, ...stand.runners])].flatMap(readLogRecords);
       const enqueued = records.find(
         (record) => record.msg === "task enqueued" && record["delivery"] === sent.deliveryId,
       );

@@ -43,7 +43,7 @@ export interface AppServerSettings {
 }
 
 /** Spare trees a process that runs workers keeps when AGENTFORGE_SPARE_TREES is unset. */
-export const DEFAULT_SPARE_TREES = 4;
+const DEFAULT_SPARE_TREES = 4;
 
 export type AppSettingsResult =
   | { readonly success: true; readonly value: AppServerSettings }

@@ -61,6 +61,10 @@ export function createBullmqTaskQueue<TPayload>(
   const listeners = new Set<CancelListener>();
   const enqueueListeners = new Set<EnqueueListener>();
   const wakes = createWakeChannel({ redis, channel: `${prefix}:${queueName}:wake`, reportError });
+  /** This process's listeners, for its own enqueues and for other processes' announcements. */
+  function tellEnqueued(taskId: string): void {
+    for (const listener of enqueueListeners) listener(taskId);
+  }
   /** Makes a delayed ticket due now and tells the other processes' idle workers; "" does nothing. */
   async function promoteAndAnnounce(taskId: string): Promise<void> {
     if (taskId === "") return;
@@ -181,7 +185,7 @@ export function createBullmqTaskQueue<TPayload>(
         if (replaced) await tickets.remove(other);
         // Told after the tickets are settled, so a woken claim sees them as they stay. A task
         // parked behind its key's running one is not claimable yet; the wake costs one claim.
-        for (const listener of enqueueListeners) listener(taskId);
+        tellEnqueued(taskId);
         return replaced
           ? { accepted: true, reason, taskId, replacedTaskId: other, ...cancelled }
           : { accepted: true, reason: "enqueued" satisfies EnqueueReason, taskId, ...cancelled };
@@ -269,9 +273,7 @@ export function createBullmqTaskQueue<TPayload>(
     },
     onEnqueue(listener) {
       enqueueListeners.add(listener);
-      wakes.listen((taskId) => {
-        for (const each of enqueueListeners) each(taskId);
-      });
+      wakes.listen(tellEnqueued);
       return () => enqueueListeners.delete(listener);
     },
     hasDelivery(deliveryId) {

@@ -16,6 +16,14 @@ import {
 /** Longer than the test's own timeout: a worker that only polls fails the test. */
 const POLL_MS = 60_000;
 
+/** Waits until some connection subscribes to `channel` (a message sent before is lost). */
+function waitForSubscriber(observer: Redis, channel: string, what: string): Promise<void> {
+  return waitUntil(async () => {
+    const [, subscribers] = (await observer.pubsub("NUMSUB", channel)) as [string, number];
+    return Number(subscribers) >= 1;
+  }, what);
+}
+
 interface IdleWorker {
   /** Resolves with the label of each task the loop runs, in order. */
   readonly ran: string[];
@@ -54,10 +62,7 @@ async function startIdleWorker(
     { concurrency: 2, signal: controller.signal, pollMs: POLL_MS, maxPollMs: POLL_MS },
   );
   await waitUntil(() => emptyClaims >= 1, "the idle worker's first claim");
-  await waitUntil(async () => {
-    const [, subscribers] = (await observer.pubsub("NUMSUB", channel)) as [string, number];
-    return Number(subscribers) >= 1;
-  }, "the idle worker to subscribe to the wake channel");
+  await waitForSubscriber(observer, channel, "the idle worker to subscribe to the wake channel");
   return {
     ran,
     whenRan: (count) =>
@@ -125,10 +130,7 @@ describe("the Redis engine's wake channel", () => {
     const queue = open();
     const heard: string[] = [];
     queue.onEnqueue((taskId) => heard.push(taskId));
-    await waitUntil(async () => {
-      const [, subscribers] = (await observer.pubsub("NUMSUB", channel)) as [string, number];
-      return Number(subscribers) >= 1;
-    }, "the queue to subscribe to the wake channel");
+    await waitForSubscriber(observer, channel, "the queue to subscribe to the wake channel");
     const own = await queue.enqueue(task("o/r#1", "own"));
     // Another connection's announcement comes after ours on the channel: once it is heard, ours
     // would have been too.
