@@ -220,6 +220,8 @@ describe("threaded intake: the intake thread answers, this thread triages", () =
           told();
         },
       });
+      // Started, so "intake-ready" was taken; the thread ends at this request (it gets no answer).
+      await fetch(`${started.url}${way}`).catch(() => undefined);
       await toldOnce;
       await started.close();
       expect(failures).toHaveLength(1);
