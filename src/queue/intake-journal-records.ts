@@ -1,13 +1,38 @@
 import { z } from "zod";
 
-/** A delivery accepted for triage: everything needed to triage it again after a restart. */
+declare const payloadJsonBrand: unique symbol;
+
+/**
+ * A payload as JSON text that is known to parse: the text a delivery's body was verified and
+ * parsed from (`create-webhook-guard.ts`), or `toPayloadJson` of a value. The journal writes it
+ * into its line as it is, so only text made one of those two ways may carry this type.
+ */
+export type PayloadJson = string & { readonly [payloadJsonBrand]: true };
+
+/** The JSON text of a payload that arrived as a value (a Probot context, a journal read back). */
+export function toPayloadJson(payload: unknown): PayloadJson {
+  return JSON.stringify(payload) as PayloadJson;
+}
+
+/**
+ * A delivery accepted for triage: everything needed to triage it again after a restart. Its
+ * payload stays text until triage parses it: the text is what the journal writes and what crosses
+ * from the intake thread to the main thread (a copy of one string, where a parsed payload was a
+ * structured clone of thousands of objects), and a delivery waiting for its turn holds one string
+ * rather than an object tree the garbage collector keeps walking.
+ */
 export interface JournaledDelivery {
   /** The delivery id (`X-GitHub-Delivery`). */
   readonly id: string;
   /** The event name as GitHub sends it, without the action (`issue_comment`). */
   readonly name: string;
-  readonly payload: unknown;
+  readonly payloadJson: PayloadJson;
   readonly receivedAt: number;
+}
+
+/** A delivery's payload, parsed from its text. */
+export function parseJournaledPayload(delivery: JournaledDelivery): unknown {
+  return JSON.parse(delivery.payloadJson) as unknown;
 }
 
 const admittedSchema = z.object({
@@ -28,9 +53,21 @@ const recordSchema = z.discriminatedUnion("kind", [admittedSchema, settledSchema
 
 export type JournalRecord = z.output<typeof recordSchema>;
 
+/**
+ * The record of an admission, one line. The payload's text goes in as it is, not parsed and
+ * written again: JSON text is a valid JSON value wherever a value goes, and it holds a line break
+ * only as whitespace between tokens (one inside a string is written `\n`), so a line break there
+ * becomes a space and the line parses to the same payload.
+ */
 export function admittedLine(delivery: JournaledDelivery): string {
-  return `${JSON.stringify({ kind: "admitted", ...delivery })}\n`;
+  const { id, name, receivedAt, payloadJson } = delivery;
+  const head = JSON.stringify({ kind: "admitted", id, name, receivedAt });
+  const payload = LINE_BREAK.test(payloadJson) ? payloadJson.replace(LINE_BREAKS, " ") : payloadJson;
+  return `${head.slice(0, -1)},"payload":${payload}}\n`;
 }
+
+const LINE_BREAK = /[\r\n]/;
+const LINE_BREAKS = /[\r\n]/g;
 
 export function settledLine(id: string, at: number): string {
   return `${JSON.stringify({ kind: "settled", id, at })}\n`;
@@ -71,7 +108,7 @@ export function readJournalText(text: string): ReadJournal {
         pending.set(record.id, {
           id: record.id,
           name: record.name,
-          payload: record.payload,
+          payloadJson: toPayloadJson(record.payload),
           receivedAt: record.receivedAt,
         });
     } else {

@@ -8,7 +8,8 @@ import {
   type JournaledDelivery,
 } from "./intake-journal-records.js";
 
-export type { JournaledDelivery } from "./intake-journal-records.js";
+export type { JournaledDelivery, PayloadJson } from "./intake-journal-records.js";
+export { parseJournaledPayload, toPayloadJson } from "./intake-journal-records.js";
 
 export const INTAKE_JOURNAL_FILE_NAME = "intake-journal.jsonl";
 

@@ -1,9 +1,15 @@
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
 import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openIntakeJournal, type JournaledDelivery } from "../../src/queue/open-intake-journal.js";
+import {
+  openIntakeJournal,
+  toPayloadJson,
+  type JournaledDelivery,
+} from "../../src/queue/open-intake-journal.js";
+import { admittedLine, readJournalText, type PayloadJson } from "../../src/queue/intake-journal-records.js";
 import { makeTempDir, removeDir } from "./queue-test-helpers.js";
 
 const childScript = fileURLToPath(new URL("./fixtures/admit-then-hang.ts", import.meta.url));
@@ -12,7 +18,7 @@ function delivery(id: string): JournaledDelivery {
   return {
     id,
     name: "issue_comment",
-    payload: { comment: { body: `@agentforge fix ${id}` } },
+    payloadJson: toPayloadJson({ comment: { body: `@agentforge fix ${id}` } }),
     receivedAt: 1,
   };
 }
@@ -91,6 +97,45 @@ describe("intake journal", () => {
     await reopened.close();
   });
 
+  it("writes a payload's text into its line as it came, even pretty-printed with CRLF line breaks", async () => {
+    const text =
+      '{\r\n  "comment": {\r\n    "body": "line one\\nline two \u2028 \\"quoted\\" \\\\"\r\n  },\n  "n": [1, {}]\n}';
+    const journal = await openIntakeJournal({ filePath });
+    await journal.admit({
+      id: "pretty",
+      name: "issue_comment",
+      payloadJson: text as PayloadJson,
+      receivedAt: 1,
+    });
+    await journal.close();
+    const lines = (await readFile(filePath, "utf8")).split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('"body": "line one\\nline two');
+    const reopened = await openIntakeJournal({ filePath });
+    const [read] = reopened.pending();
+    expect(JSON.parse(read?.payloadJson ?? "null")).toEqual(JSON.parse(text));
+    await reopened.close();
+  });
+
+  it("reads back every payload text it wrote as the value that text parses to (property)", () => {
+    // Any JSON value, printed compact or indented with spaces, tabs, LF or CRLF; strings of any
+    // code unit, so quotes, backslashes, escapes of line breaks and U+2028 come up.
+    const indent = fc.constantFrom(undefined, " ", "\t", "\r", "  \r");
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: "binary" }), indent, (value, space) => {
+        const text = JSON.stringify(value, null, space) as PayloadJson;
+        const line = admittedLine({ id: "p", name: "issue_comment", payloadJson: text, receivedAt: 7 });
+        expect(line.indexOf("\n")).toBe(line.length - 1);
+        const read = readJournalText(line);
+        expect(read.damagedLines).toBe(0);
+        const entry = read.pending.get("p");
+        expect(entry?.receivedAt).toBe(7);
+        expect(JSON.parse(entry?.payloadJson ?? "null")).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("drops a torn last line and counts a damaged one in the middle", async () => {
     const journal = await openIntakeJournal({ filePath });
     await journal.admit(delivery("kept"));
@@ -155,7 +200,8 @@ describe("intake journal", () => {
   });
 
   it("reads a journal a crash left with zeros after a torn record: the whole records, then new ones after them", async () => {
-    const whole = `${JSON.stringify({ kind: "admitted", ...delivery("whole") })}\n`;
+    // The record as it is on disk: the payload as a JSON value (written so by every version).
+    const whole = `${JSON.stringify({ kind: "admitted", id: "whole", name: "issue_comment", payload: { n: 1 }, receivedAt: 1 })}\n`;
     await writeFile(
       filePath,
       Buffer.concat([Buffer.from(`${whole}{"kind":"admitted","id":"to`), Buffer.alloc(4096)]),

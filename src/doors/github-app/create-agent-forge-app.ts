@@ -1,7 +1,11 @@
 import type { ApplicationFunction, Probot } from "probot";
 import { createRedactor } from "../../core/safety/index.js";
 import type { Metrics } from "../../observability/create-metrics.js";
-import type { IntakeJournal, JournaledDelivery } from "../../queue/open-intake-journal.js";
+import {
+  toPayloadJson,
+  type IntakeJournal,
+  type JournaledDelivery,
+} from "../../queue/open-intake-journal.js";
 import type { TaskQueue } from "../../queue/task-queue.js";
 import type { InstallationBudgets } from "./budgets/create-installation-budgets.js";
 import type { GitHubRequest } from "./github-request.js";
@@ -91,6 +95,7 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
     const triage = createIntakeTriage({
       journal: dependencies.journal,
       deps,
+      toEvent: (delivery) => toJournaledIntakeEvent(app, delivery),
       mode,
       ...(dependencies.onTriaged === undefined ? {} : { onTriaged: dependencies.onTriaged }),
     });
@@ -113,7 +118,7 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
       const delivery: JournaledDelivery = {
         id: context.id,
         name: context.name,
-        payload: context.payload,
+        payloadJson: toPayloadJson(context.payload),
         receivedAt: deps.now(),
       };
       if (!(await triage.accept(event, delivery))) {
@@ -123,6 +128,6 @@ export function createAgentForgeApp(dependencies: AgentForgeAppDependencies): Ap
     });
 
     // Deliveries answered before the last stop and never triaged: their answer said "accepted".
-    void triage.resume((delivery) => toJournaledIntakeEvent(app, delivery));
+    void triage.resume();
   };
 }

@@ -10,6 +10,12 @@ export interface IntakeTriageOptions {
   /** Only its admit, settle and pending: on the intake thread these are messages to the journal's owner. */
   readonly journal: Pick<IntakeJournal, "admit" | "settle" | "pending">;
   readonly deps: IntakeDependencies;
+  /**
+   * The intake event of a journaled delivery (its payload parsed, an Octokit for its
+   * installation), for the deliveries triage is given as they are journaled: made when the
+   * delivery's turn comes, so one waiting for a turn holds only its journal record.
+   */
+  readonly toEvent: (delivery: JournaledDelivery) => Promise<IntakeEvent>;
   /** `background`: triage after the webhook is answered. `await`: before (tests only). */
   readonly mode: "background" | "await";
   /** Tries of one delivery's triage before it is given up (logged, counted as an error). */
@@ -31,9 +37,9 @@ export interface IntakeTriage {
    * Starts the triage of a delivery someone else already admitted to the journal (the intake
    * thread); does nothing while that delivery's triage is under way.
    */
-  triageAdmitted(event: IntakeEvent): Promise<void>;
+  triageAdmitted(delivery: JournaledDelivery): Promise<void>;
   /** Triages what the journal holds unsettled: deliveries answered before a crash or a stop. */
-  resume(toEvent: (delivery: JournaledDelivery) => Promise<IntakeEvent>): Promise<void>;
+  resume(): Promise<void>;
   /** Tries under way now, and tries waiting for a turn. */
   load(): { readonly running: number; readonly waiting: number };
 }
@@ -47,12 +53,24 @@ const DEFAULT_RETRY_DELAY_MS = 2_000;
  */
 export const DEFAULT_TRIAGE_CONCURRENCY = 32;
 
+/** A delivery to triage: its id, its event, and the event's name for the counters. */
+interface TriageItem {
+  readonly id: string;
+  event(): Promise<IntakeEvent>;
+  /** With the action once the event is made; before, the name GitHub sent. */
+  name(): string;
+}
+
+function madeItem(event: IntakeEvent): TriageItem {
+  return { id: event.id, event: () => Promise.resolve(event), name: () => event.name };
+}
+
 /**
  * Runs triage off the webhook's answer, at most `concurrency` deliveries at once. A delivery stays
  * in the journal until its triage has ended, so a crash in between means it is triaged again on
  * the next start (see `resume`).
- * A triage that throws (a store failure, GitHub down past its retries) is tried again after a
- * pause, then given up with an error in the log.
+ * A triage that throws (a store failure, GitHub down past its retries, a payload that names no
+ * installation) is tried again after a pause, then given up with an error in the log.
  */
 export function createIntakeTriage(options: IntakeTriageOptions): IntakeTriage {
   const { journal, deps } = options;
@@ -61,28 +79,38 @@ export function createIntakeTriage(options: IntakeTriageOptions): IntakeTriage {
   const running = new Set<string>();
   const limit = pLimit(options.concurrency ?? DEFAULT_TRIAGE_CONCURRENCY);
 
-  const finish = async (event: IntakeEvent, outcome: TriageOutcome): Promise<void> => {
-    deps.metrics?.recordWebhook(event.name, outcome === "error" ? "error" : toWebhookResult(outcome));
+  const finish = async (item: TriageItem, outcome: TriageOutcome): Promise<void> => {
+    deps.metrics?.recordWebhook(item.name(), outcome === "error" ? "error" : toWebhookResult(outcome));
     try {
-      await journal.settle(event.id);
+      await journal.settle(item.id);
     } finally {
-      running.delete(event.id);
-      options.onTriaged?.(event.id, outcome);
+      running.delete(item.id);
+      options.onTriaged?.(item.id, outcome);
     }
   };
 
-  const triageInBackground = async (event: IntakeEvent): Promise<void> => {
+  /** A journaled delivery's event is made at its first turn and kept for its later tries. */
+  const journaledItem = (delivery: JournaledDelivery): TriageItem => {
+    let made: IntakeEvent | null = null;
+    return {
+      id: delivery.id,
+      event: async () => (made ??= await options.toEvent(delivery)),
+      name: () => made?.name ?? delivery.name,
+    };
+  };
+
+  const triageInBackground = async (item: TriageItem): Promise<void> => {
     for (let attempt = 1; ; attempt += 1) {
       try {
         // The turn is held for one try only: a delivery waiting to try again holds none.
-        const decision = await limit(() => triageDelivery(event, deps));
-        await finish(event, decision);
+        const decision = await limit(async () => triageDelivery(await item.event(), deps));
+        await finish(item, decision);
         return;
       } catch (error) {
-        const details = { err: error, delivery: event.id, event: event.name, attempt, of: attempts };
+        const details = { err: error, delivery: item.id, event: item.name(), attempt, of: attempts };
         if (attempt >= attempts) {
           deps.logger.error(details, "triage failed; the delivery was given up");
-          await finish(event, "error");
+          await finish(item, "error");
           return;
         }
         deps.logger.warn(details, "triage failed; trying again");
@@ -93,23 +121,23 @@ export function createIntakeTriage(options: IntakeTriageOptions): IntakeTriage {
   };
 
   /** Awaited triage keeps the old contract of a handler: its error fails the delivery. */
-  const triageAwaited = async (event: IntakeEvent): Promise<void> => {
+  const triageAwaited = async (item: TriageItem): Promise<void> => {
     let decision: AnyIntakeDecision;
     try {
-      decision = await triageDelivery(event, deps);
+      decision = await triageDelivery(await item.event(), deps);
     } catch (error) {
-      await finish(event, "error");
+      await finish(item, "error");
       throw error;
     }
-    await finish(event, decision);
+    await finish(item, decision);
   };
 
-  const start = (event: IntakeEvent): Promise<void> => {
-    if (running.has(event.id)) return Promise.resolve();
-    running.add(event.id);
-    if (options.mode === "await") return triageAwaited(event);
-    triageInBackground(event).catch((error: unknown) =>
-      deps.logger.error({ err: error, delivery: event.id }, "could not settle a triaged delivery"),
+  const start = (item: TriageItem): Promise<void> => {
+    if (running.has(item.id)) return Promise.resolve();
+    running.add(item.id);
+    if (options.mode === "await") return triageAwaited(item);
+    triageInBackground(item).catch((error: unknown) =>
+      deps.logger.error({ err: error, delivery: item.id }, "could not settle a triaged delivery"),
     );
     return Promise.resolve();
   };
@@ -117,18 +145,18 @@ export function createIntakeTriage(options: IntakeTriageOptions): IntakeTriage {
   return {
     async accept(event, delivery) {
       if (!(await journal.admit(delivery))) return false;
-      await start(event);
+      await start(madeItem(event));
       return true;
     },
-    triageAdmitted: start,
+    triageAdmitted: (delivery) => start(journaledItem(delivery)),
     load: () => ({ running: limit.activeCount, waiting: limit.pendingCount }),
-    async resume(toEvent) {
+    async resume() {
       const pending = journal.pending();
       if (pending.length > 0)
         deps.logger.info({ deliveries: pending.length }, "triaging deliveries answered before the last stop");
       for (const delivery of pending) {
         try {
-          await start(await toEvent(delivery));
+          await start(journaledItem(delivery));
         } catch (error) {
           deps.logger.error({ err: error, delivery: delivery.id }, "could not resume triage of a delivery");
         }

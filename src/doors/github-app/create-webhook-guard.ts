@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { PayloadJson } from "../../queue/open-intake-journal.js";
 
 export interface WebhookGuardOptions {
   readonly path: string;
@@ -31,12 +32,18 @@ export const DEFAULT_MAX_DEPTH = 64;
 
 /**
  * What the guard did with a request: answered it (a refusal), left it alone (not a POST to the
- * webhook path), or verified it and parsed its body once, for the caller to hand on.
+ * webhook path), or verified it and parsed its body once, for the caller to hand on: the parsed
+ * payload, and the text it was parsed from (what the intake journal writes and the intake thread
+ * passes on).
  */
 export type GuardedRequest =
   | { readonly kind: "answered" }
   | { readonly kind: "not-a-webhook" }
-  | { readonly kind: "verified"; readonly payload: Readonly<Record<string, unknown>> };
+  | {
+      readonly kind: "verified";
+      readonly payload: Readonly<Record<string, unknown>>;
+      readonly payloadJson: PayloadJson;
+    };
 
 const ANSWERED: GuardedRequest = { kind: "answered" };
 const NOT_A_WEBHOOK: GuardedRequest = { kind: "not-a-webhook" };
@@ -121,9 +128,10 @@ export function createWebhookGuard(
         400,
         answer(response, 400, `payload nested deeper than ${maxDepth} levels`),
       );
+    const text = body.toString("utf8");
     let payload: unknown;
     try {
-      payload = JSON.parse(body.toString("utf8"));
+      payload = JSON.parse(text);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       return refused(
@@ -136,7 +144,12 @@ export function createWebhookGuard(
     if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
       return refused(request, "not-an-object", 400, answer(response, 400, "payload is not a JSON object"));
     }
-    return { kind: "verified", payload: payload as Readonly<Record<string, unknown>> };
+    return {
+      kind: "verified",
+      payload: payload as Readonly<Record<string, unknown>>,
+      // The very text just parsed: what `PayloadJson` promises.
+      payloadJson: text as PayloadJson,
+    };
   };
 }
 

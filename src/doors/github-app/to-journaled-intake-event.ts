@@ -1,5 +1,5 @@
 import { Context, type Probot } from "probot";
-import type { JournaledDelivery } from "../../queue/open-intake-journal.js";
+import { parseJournaledPayload, type JournaledDelivery } from "../../queue/open-intake-journal.js";
 import { toIntakeEvent, type IntakeEvent } from "./intake-context.js";
 
 function installationIdOf(payload: unknown): number | null {
@@ -10,16 +10,18 @@ function installationIdOf(payload: unknown): number | null {
 }
 
 /**
- * The intake event of a journaled delivery, with an Octokit for its installation: for triage of a
- * delivery that arrived without a Probot context (after a restart, or from the intake thread).
+ * The intake event of a journaled delivery, its payload parsed from the journal's text, with an
+ * Octokit for its installation: for triage of a delivery that arrived without a Probot context
+ * (after a restart, or from the intake thread).
  */
 export async function toJournaledIntakeEvent(
   probot: Probot,
   delivery: JournaledDelivery,
 ): Promise<IntakeEvent> {
-  const installationId = installationIdOf(delivery.payload);
+  const payload = parseJournaledPayload(delivery);
+  const installationId = installationIdOf(payload);
   if (installationId === null) throw new Error(`delivery ${delivery.id} names no installation`);
   const octokit = await probot.auth(installationId);
-  const { id, name, payload } = delivery;
+  const { id, name } = delivery;
   return toIntakeEvent(new Context({ id, name, payload } as never, octokit, probot.log));
 }

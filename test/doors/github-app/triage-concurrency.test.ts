@@ -10,7 +10,7 @@ import {
 } from "../../../src/doors/github-app/create-intake-triage.js";
 import { decodeGitHubRequest, type GitHubRequest } from "../../../src/doors/github-app/github-request.js";
 import { toJournaledIntakeEvent } from "../../../src/doors/github-app/to-journaled-intake-event.js";
-import type { JournaledDelivery } from "../../../src/queue/open-intake-journal.js";
+import { toPayloadJson, type JournaledDelivery } from "../../../src/queue/open-intake-journal.js";
 import { createSqliteTaskQueue } from "../../../src/queue/create-sqlite-task-queue.js";
 import type { TaskQueue } from "../../../src/queue/task-queue.js";
 import {
@@ -26,7 +26,7 @@ const PERMISSION_PATH = "/repos/Codertocat/Hello-World/collaborators/Codertocat/
 function command(id: string): JournaledDelivery {
   const payload = examplePayload("issue_comment", "created");
   payload["comment"].body = "@agentforge fix the YAML anchors";
-  return { id, name: "issue_comment", payload, receivedAt: 1 };
+  return { id, name: "issue_comment", payloadJson: toPayloadJson(payload), receivedAt: 1 };
 }
 
 describe("background triage takes turns", () => {
@@ -76,6 +76,7 @@ describe("background triage takes turns", () => {
         logger,
         acknowledge: createAcknowledger("background", logger),
       },
+      toEvent: (delivery) => toJournaledIntakeEvent(probot, delivery),
       mode: "background",
       concurrency: 1,
       journal: {
@@ -88,10 +89,8 @@ describe("background triage takes turns", () => {
         if (outcomes.size === 2) bothTriaged();
       },
     });
-    const first = await toJournaledIntakeEvent(probot, command("turn-1"));
-    const second = await toJournaledIntakeEvent(probot, command("turn-2"));
-    await triage.triageAdmitted(first);
-    await triage.triageAdmitted(second);
+    await triage.triageAdmitted(command("turn-1"));
+    await triage.triageAdmitted(command("turn-2"));
     await firstAsked;
     // The first holds the only turn while GitHub holds its request; the second waits for it.
     expect(held).toHaveLength(1);
@@ -105,5 +104,44 @@ describe("background triage takes turns", () => {
     expect(Object.fromEntries(outcomes)).toEqual({ "turn-1": "unauthorized", "turn-2": "unauthorized" });
     expect(settled).toEqual(["turn-1", "turn-2"]);
     expect(triage.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("gives up a journaled delivery whose payload names no installation, and settles it", async () => {
+    const logger = createRecordingLogger();
+    const probot = createTestProbot();
+    const settled: string[] = [];
+    let triaged: (outcome: TriageOutcome) => void = () => undefined;
+    const outcome = new Promise<TriageOutcome>((resolve) => (triaged = resolve));
+    const triage = createIntakeTriage({
+      deps: {
+        queue,
+        appSlug: "agentforge",
+        redact: (text) => text,
+        now: Date.now,
+        logger,
+        acknowledge: createAcknowledger("background", logger),
+      },
+      toEvent: (delivery) => toJournaledIntakeEvent(probot, delivery),
+      mode: "background",
+      attempts: 1,
+      journal: {
+        admit: () => Promise.resolve(true),
+        settle: (id) => (settled.push(id), Promise.resolve()),
+        pending: () => [],
+      },
+      onTriaged: (_id, result) => triaged(result),
+    });
+    const payload = examplePayload("issue_comment", "created");
+    delete payload["installation"];
+    await triage.triageAdmitted({
+      id: "no-installation",
+      name: "issue_comment",
+      payloadJson: toPayloadJson(payload),
+      receivedAt: 1,
+    });
+    expect(await outcome).toBe("error");
+    // Settled: it does not come back at every start.
+    expect(settled).toEqual(["no-installation"]);
+    expect(await queue.stats()).toMatchObject({ queued: 0 });
   });
 });

@@ -102,7 +102,7 @@ export async function runIntakeThread(settings: IntakeThreadSettings, parent: Me
       if (!admission.needsTriage) {
         record(event, toWebhookResult(admission.decision));
       } else {
-        const delivery = { id, name, payload: guarded.payload, receivedAt: Date.now() };
+        const delivery = { id, name, payloadJson: guarded.payloadJson, receivedAt: Date.now() };
         if (await journal.admit(delivery)) {
           tell({ type: "delivery-admitted", delivery });
         } else {

@@ -100,6 +100,7 @@ export async function startWebhookIntake(options: WebhookIntakeOptions): Promise
   let pending: readonly JournaledDelivery[] = [];
   const triage = createIntakeTriage({
     deps,
+    toEvent: (delivery) => toJournaledIntakeEvent(probot, delivery),
     mode: "background",
     journal: {
       admit: () =>
@@ -143,15 +144,6 @@ export async function startWebhookIntake(options: WebhookIntakeOptions): Promise
     options.onFailed?.(error);
   };
 
-  const triageDelivery = (delivery: JournaledDelivery): void => {
-    toJournaledIntakeEvent(probot, delivery)
-      .then((event) => triage.triageAdmitted(event))
-      .catch((error: unknown) =>
-        // Stays in the journal: triaged at the next start.
-        logger.error({ err: error, delivery: delivery.id }, "could not start the triage of a delivery"),
-      );
-  };
-
   const ready = new Promise<number>((resolve, reject) => {
     worker.on("message", (event: IntakeThreadEvent) => {
       switch (event.type) {
@@ -160,7 +152,7 @@ export async function startWebhookIntake(options: WebhookIntakeOptions): Promise
           resolve(event.port);
           return;
         case "delivery-admitted":
-          triageDelivery(event.delivery);
+          void triage.triageAdmitted(event.delivery);
           return;
         case "webhooks-recorded":
           for (const { event: name, result, count } of event.counts)
@@ -209,7 +201,7 @@ export async function startWebhookIntake(options: WebhookIntakeOptions): Promise
     throw error;
   }
   // Answered before the last stop and never triaged: their answer said "accepted".
-  void triage.resume((delivery) => toJournaledIntakeEvent(probot, delivery));
+  void triage.resume();
 
   let closing: Promise<void> | null = null;
   return {
