@@ -271,7 +271,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<Ap
     const intakeClosed = intake?.close();
     workersController.abort();
     await workersDone;
-    await cache?.settled();
+    await cache?.close();
     server?.closeAllConnections();
     await closing;
     await intakeClosed;

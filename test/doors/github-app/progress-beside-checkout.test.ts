@@ -61,6 +61,7 @@ function scriptedCache(checkout: (options: CheckoutOptions) => Promise<never>) {
     },
     removeLeftovers: () => Promise.resolve(0),
     settled: () => Promise.resolve(),
+    close: () => Promise.resolve(),
   };
   return { cache, asked, firstAsked };
 }

@@ -49,6 +49,7 @@ const refusingCache: RepositoryCache = {
   checkout: () => Promise.reject(new Error("clone refused by the remote")),
   removeLeftovers: () => Promise.resolve(0),
   settled: () => Promise.resolve(),
+  close: () => Promise.resolve(),
 };
 
 const bot = { login: "agentforge[bot]", type: "Bot" };

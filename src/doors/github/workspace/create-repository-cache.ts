@@ -59,6 +59,12 @@ export interface RepositoryCache {
   removeLeftovers(): Promise<number>;
   /** Resolves once the spare trees being written have been written (or given up). */
   settled(): Promise<void>;
+  /**
+   * For a stopping App: ends the spare trees being written (their git processes are killed, the
+   * half-made folders removed) and resolves once they have ended; no spare is written after it.
+   * Checkouts still work. Waiting for a spare would hold a stop for about one tree's write.
+   */
+  close(): Promise<void>;
 }
 
 export interface RepositoryCacheOptions {
@@ -119,10 +125,11 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
   const lock = createKeyedLock();
   const hostEnv = options.hostEnv ?? process.env;
   const sparesUnderWay = new Set<Promise<unknown>>();
+  const sparesStop = new AbortController();
 
   /** After a task: a spare at the mirror's newest complete commit, off every task's path. */
   function writeSpareLater(mirrorPath: string, cloneUrl: string): void {
-    if (spareTrees <= 0) return;
+    if (spareTrees <= 0 || sparesStop.signal.aborted) return;
     // One spare at a time per repository; the mirror's own lock only for moving it into place.
     const written = lock
       .run(`${mirrorPath}#spare`, () =>
@@ -133,6 +140,7 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
           cloneUrl,
           keep: spareTrees,
           underMirrorLock: (action) => lock.run(mirrorPath, action),
+          signal: sparesStop.signal,
         }),
       )
       // A spare only saves time: one that cannot be written (the cache removed, a full disk) is skipped.
@@ -314,6 +322,10 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
     };
   }
 
+  async function settled(): Promise<void> {
+    while (sparesUnderWay.size > 0) await Promise.all([...sparesUnderWay]);
+  }
+
   async function removeEntries(directory: string, shouldRemove: (name: string) => boolean): Promise<number> {
     if (!(await exists(directory))) return 0;
     const names = (await readdir(directory)).filter(shouldRemove);
@@ -328,8 +340,10 @@ export function createRepositoryCache(options: RepositoryCacheOptions): Reposito
       const spares = await removeEntries(sparesDir, () => true);
       return workspaces + partials + spares;
     },
-    async settled(): Promise<void> {
-      while (sparesUnderWay.size > 0) await Promise.all([...sparesUnderWay]);
+    settled,
+    async close(): Promise<void> {
+      sparesStop.abort();
+      await settled();
     },
     async checkout(checkout: CheckoutOptions): Promise<Checkout> {
       const validation = validateRemoteUrl(checkout.cloneUrl);

@@ -90,14 +90,33 @@ export async function makeSpareTree(
     readonly cloneUrl: string;
     readonly keep: number;
     readonly underMirrorLock: <T>(action: () => Promise<T>) => Promise<T>;
+    /** Ends the write: its git processes are killed, the half-made folder removed, nothing placed. */
+    readonly signal?: AbortSignal;
   },
 ): Promise<boolean> {
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const gitOptions: HostGitOptions =
+    signal === undefined ? options.gitOptions : { ...options.gitOptions, signal };
   const commit = await readCompleteCommit(options.mirror);
   if (commit === null) return false;
   const target = spareFolderOf(options);
   if ((await readyCommitOf(target)) === commit) return false;
   const partial = path.join(options.sparesDir, `.partial-${path.basename(target)}`);
   await rm(partial, { recursive: true, force: true });
+  try {
+    return await writeSpare({ ...options, gitOptions }, commit, target, partial);
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
+}
+
+async function writeSpare(
+  options: Parameters<typeof makeSpareTree>[0],
+  commit: string,
+  target: string,
+  partial: string,
+): Promise<boolean> {
   const [refs, mirrorHead] = await Promise.all([
     readMirrorRefs(options.mirror, options.gitOptions),
     readMirrorHead(options.mirror),
@@ -112,23 +131,22 @@ export async function makeSpareTree(
     objectsReady: Promise.resolve(true),
     gitOptions: options.gitOptions,
   });
-  if (!made.success) {
-    await rm(partial, { recursive: true, force: true });
-    return false;
-  }
+  if (!made.success) return false;
   const { folder, repository } = made;
   // Git trusts an index entry's stat data only for files older than the index itself: written in
   // the same second, every file would be read again at the next checkout. Past that second, a
   // refresh writes the index anew, and the entries are clean without reading a file.
   const indexWritten = (await stat(path.join(repository.gitDirectory, "index"))).mtimeMs;
-  await delay(Math.max(0, Math.ceil(indexWritten / 1000) * 1000 - Date.now() + 20));
+  await delay(Math.max(0, Math.ceil(indexWritten / 1000) * 1000 - Date.now() + 20), undefined, {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   await runHostGit(repository, ["update-index", "-q", "--refresh"], options.gitOptions);
   await writeFile(path.join(folder, READY_FILE), `${commit}\n`);
   await options.underMirrorLock(async () => {
+    options.signal?.throwIfAborted();
     await rm(target, { recursive: true, force: true });
     await rename(folder, target);
   });
-  await rm(partial, { recursive: true, force: true });
   await keepNewest(options.sparesDir, options.keep);
   return true;
 }

@@ -28,6 +28,7 @@ describe("prepareJobWorkspace", () => {
       checkouts: 0,
       removeLeftovers: () => Promise.resolve(0),
       settled: () => Promise.resolve(),
+      close: () => Promise.resolve(),
       async checkout() {
         cache.checkouts += 1;
         const root = path.join(dir, `fresh-${cache.checkouts}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { existsSync } from "node:fs";
-import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { existsSync, watch } from "node:fs";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -62,6 +62,37 @@ describe("spare trees: the next checkout writes only what changed", () => {
     expect(third.treeSource).toBe("written");
     await Promise.all([second.cleanup(), third.cleanup()]);
     await cache.settled();
+  });
+
+  it("close ends a spare being written: nothing is placed, nothing half made is left, none follows", async () => {
+    const cacheDir = path.join(root, "cache-close");
+    const cache = createRepositoryCache({ cacheDir, spareTrees: 1 });
+    const request = { cloneUrl: urlOf(bare), token: TOKEN, ref: "main" };
+    const first = await cache.checkout(request);
+    const second = await cache.checkout(request);
+    // The spare's write starts as the task's folder is removed; the cache is closed once its
+    // half-made folder exists, while git writes the tree or the write waits out its second.
+    const sparesDir = path.join(cacheDir, "spares");
+    await mkdir(sparesDir, { recursive: true });
+    const watcher = watch(sparesDir);
+    const begun = new Promise<void>((resolve) =>
+      watcher.on("change", (_event, name) => {
+        if (String(name).startsWith(".partial-")) resolve();
+      }),
+    );
+    await first.cleanup();
+    await begun;
+    watcher.close();
+    await cache.close();
+    expect(existsSync(sparesDir) ? await readdir(sparesDir) : []).toEqual([]);
+    // A closed cache still checks out, and writes no spare after a task.
+    await second.cleanup();
+    await cache.settled();
+    expect(existsSync(sparesDir) ? await readdir(sparesDir) : []).toEqual([]);
+    const third = await cache.checkout(request);
+    expect(third.treeSource).toBe("written");
+    expect(git(third.workspaceRoot, "status", "--porcelain", "--untracked-files=all")).toBe("");
+    await third.cleanup();
   });
 
   it("keeps no spare by default", async () => {
