@@ -10,6 +10,7 @@ import type { TriageOutcome } from "../src/doors/github-app/create-intake-triage
 import { createAgentForgeApp } from "../src/doors/github-app/create-agent-forge-app.js";
 import { createWebhookServer, DEFAULT_WEBHOOK_PATH } from "../src/doors/github-app/create-webhook-server.js";
 import { decodeGitHubRequest } from "../src/doors/github-app/github-request.js";
+import { createAppProbot } from "../src/doors/github-app/create-app-probot.js";
 import { startWebhookIntake } from "../src/doors/github-app/intake-thread/start-webhook-intake.js";
 import { INTAKE_JOURNAL_FILE_NAME, openIntakeJournal } from "../src/queue/open-intake-journal.js";
 import { openEmbeddedTaskQueue } from "../src/queue/open-embedded-task-queue.js";
@@ -163,14 +164,20 @@ async function runIntake(
     triaged += 1;
     if (triaged >= commands) allTriaged();
   };
-  const probot = new Probot({
-    appId: 1,
-    privateKey: benchPrivateKey,
-    secret: SECRET,
-    baseUrl: github.url,
-    Octokit: UnthrottledOctokit,
-    log: pino({ level: "silent" }),
-  });
+  // As serve builds it (its GitHub fetch), with retries and the write throttle off.
+  const app = createAppProbot(
+    {
+      appId: "1",
+      privateKey: benchPrivateKey,
+      webhookSecret: SECRET,
+      logLevel: "fatal",
+      logFormat: "json",
+      baseUrl: github.url,
+      log: pino({ level: "silent" }),
+    },
+    UnthrottledOctokit,
+  );
+  const probot = app.probot;
   const logger = pino({ level: "silent" });
   const intake = await startIntakeShape(shape, probot, journalPath, { queue, logger, onTriaged });
   try {
@@ -200,6 +207,7 @@ async function runIntake(
   } finally {
     await intake.close();
     await queue.close();
+    await app.close();
     await github.close();
     await rm(dataDir, { recursive: true, force: true });
   }

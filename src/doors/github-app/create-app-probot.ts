@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { Probot, ProbotOctokit } from "probot";
+import { createGitHubFetch } from "./create-github-fetch.js";
 
 export interface AppProbotSettings {
   readonly appId: string;
@@ -45,7 +46,15 @@ export function createAppProbot(
   Octokit: typeof ProbotOctokit = ProbotOctokit,
 ): { readonly probot: Probot; readonly throttleConnections: ReadonlySet<unknown>; close(): Promise<void> } {
   const throttleConnections = new Set<unknown>();
-  const Observed = Octokit.defaults((options: Record<string, unknown>) => {
+  const githubFetch = createGitHubFetch();
+  const Observed = Octokit.defaults((given: Record<string, unknown>) => {
+    // Every GitHub call of the App goes over Node's HTTP client (see create-github-fetch.ts),
+    // unless a fetch was given.
+    const request = given["request"];
+    const options: Record<string, unknown> = {
+      ...given,
+      request: { fetch: githubFetch, ...(typeof request === "object" && request !== null ? request : {}) },
+    };
     const throttle = options["throttle"];
     if (typeof throttle !== "object" || throttle === null) return options;
     if ("connection" in throttle) throttleConnections.add(throttle.connection);

@@ -1,0 +1,100 @@
+/**
+ * CPU of one GitHub call in the App's process: Octokit (as Probot builds it, retries and the write
+ * throttle off) over the App's fetch (`createGitHubFetch`, Node's HTTP client) against the same
+ * Octokit over the global `fetch`. The answering server runs in another process, so only the
+ * caller's CPU is counted: what triage and the workers spend beside the webhook intake.
+ *
+ *   npx tsx bench/run-benchmarks.ts --only github-fetch
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { ProbotOctokit } from "probot";
+import type { Benchmark, BenchRow } from "./bench-types.js";
+import { roundTo, summarizeSamples } from "./support/summarize-samples.js";
+import { createGitHubFetch } from "../src/doors/github-app/create-github-fetch.js";
+
+const BENCHMARK = "github-fetch";
+const WARMUP_CALLS = 1_000;
+const CALLS = 4_000;
+const IN_FLIGHT = 16;
+const ROUNDS = 3;
+
+/** A collaborator-permission answer as GitHub gives it, with its usual headers. */
+const SERVER_SOURCE = `
+const http = require("node:http");
+const body = JSON.stringify({ permission: "write", role_name: "write", user: { login: "octocat", id: 1, node_id: "MDQ6VXNlcjE=", type: "User", site_admin: false, permissions: { admin: false, maintain: false, push: true, triage: true, pull: true } } });
+const headers = { "content-type": "application/json; charset=utf-8", "x-ratelimit-limit": "5000", "x-ratelimit-remaining": "4999", "x-ratelimit-reset": "1700000000", "x-github-request-id": "ABCD:1234", etag: 'W/"abc"', "cache-control": "private, max-age=60" };
+http.createServer((request, response) => { request.resume(); request.on("end", () => { response.writeHead(200, headers); response.end(body); }); })
+  .listen(0, "127.0.0.1", function () { process.stdout.write(String(this.address().port) + "\\n"); });
+`;
+
+type Octokit = InstanceType<typeof ProbotOctokit>;
+
+function octokitWith(baseUrl: string, fetch: typeof globalThis.fetch): Octokit {
+  return new ProbotOctokit({
+    baseUrl,
+    auth: { token: "ghs_benchToken0123456789abcdefABCDEFGHIJ" },
+    request: { fetch },
+    retry: { enabled: false },
+    throttle: { enabled: false },
+  });
+}
+
+async function call(octokit: Octokit, count: number): Promise<void> {
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (started < count) {
+        started += 1;
+        await octokit.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", {
+          owner: "octo",
+          repo: "demo",
+          username: "octocat",
+        });
+      }
+    }),
+  );
+}
+
+/** Microseconds of this process's CPU per call. */
+async function cpuPerCall(octokit: Octokit): Promise<number> {
+  const before = process.cpuUsage();
+  await call(octokit, CALLS);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / CALLS;
+}
+
+export const run: Benchmark = async () => {
+  const server = spawn(process.execPath, ["-e", SERVER_SOURCE], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const [firstLine] = (await once(server.stdout, "data")) as [Buffer];
+    const baseUrl = `http://127.0.0.1:${firstLine.toString("utf8").trim()}`;
+    const app = octokitWith(baseUrl, createGitHubFetch());
+    const global = octokitWith(baseUrl, globalThis.fetch);
+    await call(app, WARMUP_CALLS);
+    await call(global, WARMUP_CALLS);
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Alternating, so a slower stretch of a shared machine falls on both.
+      ours.push(await cpuPerCall(app));
+      theirs.push(await cpuPerCall(global));
+    }
+    const appMedian = summarizeSamples(ours).median;
+    const globalMedian = summarizeSamples(theirs).median;
+    const rows: BenchRow[] = [
+      {
+        benchmark: BENCHMARK,
+        case: `CPU per Octokit call, the App's fetch (median of ${ROUNDS} rounds of ${CALLS}, ${IN_FLIGHT} in flight; rounds ${ours.map((value) => Math.round(value)).join(", ")} µs)`,
+        value: roundTo(appMedian, 0),
+        unit: "µs",
+        baseline: roundTo(globalMedian, 0),
+        baselineLabel: `global fetch (rounds ${theirs.map((value) => Math.round(value)).join(", ")} µs)`,
+        ratio: roundTo(appMedian / globalMedian, 2),
+      },
+    ];
+    return rows;
+  } finally {
+    server.kill();
+  }
+};
