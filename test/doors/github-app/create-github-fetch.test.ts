@@ -90,6 +90,11 @@ describe("the App's GitHub fetch, under Octokit", () => {
       if (url === "/repos/o/r/hang") return hangAsked(); // never answered
       if (url === "/form") return json(response, 302, {}, { location: "/landed" });
       if (url === "/landed") return json(response, 200, { method: request.method, body });
+      if (url === "/cut-redirect") {
+        response.writeHead(302, { location: "/landed", "content-length": "1000" });
+        response.write("partial");
+        return setImmediate(() => response.socket?.destroy());
+      }
       if (url === "/loop") return json(response, 307, {}, { location: "/loop" });
       if (url === "/cut") {
         response.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
@@ -234,6 +239,9 @@ describe("the App's GitHub fetch, under Octokit", () => {
 
   it("fails the read of a body the server cut short, and reads a body only once", async () => {
     const fetch = createGitHubFetch();
+    // A redirect whose own body is cut while it is left unread is still followed.
+    const followed = await fetch(`${api.url}/cut-redirect`);
+    expect(await followed.json()).toEqual({ method: "GET", body: "" });
     const cut = await fetch(`${api.url}/cut`);
     expect(cut.status).toBe(200);
     await expect(cut.text()).rejects.toThrow("fetch failed");
