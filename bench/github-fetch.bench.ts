@@ -1,13 +1,14 @@
 /**
  * CPU of one GitHub call in the App's process: Octokit (as Probot builds it, retries and the write
  * throttle off) over the App's fetch (`createGitHubFetch`, Node's HTTP client) against the same
- * Octokit over the global `fetch`. The answering server runs in another process, so only the
+ * Octokit over the global `fetch`. The GitHub stand-in answers from another process, so only the
  * caller's CPU is counted: what triage and the workers spend beside the webhook intake.
  *
  *   npx tsx bench/run-benchmarks.ts --only github-fetch
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { fileURLToPath } from "node:url";
 import { ProbotOctokit } from "probot";
 import type { Benchmark, BenchRow } from "./bench-types.js";
 import { roundTo, summarizeSamples } from "./support/summarize-samples.js";
@@ -18,15 +19,7 @@ const WARMUP_CALLS = 1_000;
 const CALLS = 4_000;
 const IN_FLIGHT = 16;
 const ROUNDS = 3;
-
-/** A collaborator-permission answer as GitHub gives it, with its usual headers. */
-const SERVER_SOURCE = `
-const http = require("node:http");
-const body = JSON.stringify({ permission: "write", role_name: "write", user: { login: "octocat", id: 1, node_id: "MDQ6VXNlcjE=", type: "User", site_admin: false, permissions: { admin: false, maintain: false, push: true, triage: true, pull: true } } });
-const headers = { "content-type": "application/json; charset=utf-8", "x-ratelimit-limit": "5000", "x-ratelimit-remaining": "4999", "x-ratelimit-reset": "1700000000", "x-github-request-id": "ABCD:1234", etag: 'W/"abc"', "cache-control": "private, max-age=60" };
-http.createServer((request, response) => { request.resume(); request.on("end", () => { response.writeHead(200, headers); response.end(body); }); })
-  .listen(0, "127.0.0.1", function () { process.stdout.write(String(this.address().port) + "\\n"); });
-`;
+const STAND_IN_ENTRY = fileURLToPath(new URL("./support/fake-github-api-process.ts", import.meta.url));
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
 
@@ -68,10 +61,13 @@ async function cpuPerCall(octokit: Octokit): Promise<number> {
 }
 
 export const run: Benchmark = async () => {
-  const server = spawn(process.execPath, ["-e", SERVER_SOURCE], { stdio: ["ignore", "pipe", "inherit"] });
+  const server = spawn(process.execPath, ["--import", "tsx", STAND_IN_ENTRY], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: process.env,
+  });
   try {
     const [firstLine] = (await once(server.stdout, "data")) as [Buffer];
-    const baseUrl = `http://127.0.0.1:${firstLine.toString("utf8").trim()}`;
+    const baseUrl = firstLine.toString("utf8").trim();
     const app = octokitWith(baseUrl, createGitHubFetch());
     const global = octokitWith(baseUrl, globalThis.fetch);
     const throttled = octokitWith(baseUrl, createGitHubFetch(), true);

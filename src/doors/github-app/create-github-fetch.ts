@@ -1,8 +1,6 @@
 import { request as requestHttp, type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
 import { request as requestHttps } from "node:https";
-import { pipeline, Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import type { Transform } from "node:stream";
+import { GitHubFetchResponse } from "./github-fetch-response.js";
 
 /**
  * A `fetch` for the App's Octokit, over Node's own HTTP client and its keep-alive agents. The
@@ -59,7 +57,7 @@ export function createGitHubFetch(options: GitHubFetchOptions = {}): GitHubFetch
       }
       const location = answer.headers.location;
       if (redirect === "manual" || !REDIRECT_STATUSES.has(status) || location === undefined)
-        return new GitHubResponse(answer, { url: url.href, redirected: redirects > 0, method, signal });
+        return new GitHubFetchResponse(answer, { url: url.href, redirected: redirects > 0, method, signal });
       answer.resume();
       if (redirect === "error")
         throw new TypeError("fetch failed", { cause: new Error(`redirected to ${location}`) });
@@ -68,11 +66,7 @@ export function createGitHubFetch(options: GitHubFetchOptions = {}): GitHubFetch
       const next = new URL(location, url);
       if (next.protocol !== "http:" && next.protocol !== "https:")
         throw new TypeError("fetch failed", { cause: new Error(`redirected to a ${next.protocol} URL`) });
-      if (
-        status === 303
-          ? method !== "GET" && method !== "HEAD"
-          : (status === 301 || status === 302) && method === "POST"
-      ) {
+      if (turnsIntoGet(status, method)) {
         method = "GET";
         body = undefined;
         headers = withoutHeaders(headers, [
@@ -87,6 +81,12 @@ export function createGitHubFetch(options: GitHubFetchOptions = {}): GitHubFetch
       url = next;
     }
   };
+}
+
+/** As fetch: a 303 makes any method but GET and HEAD a GET, a 301 or 302 makes a POST one. */
+function turnsIntoGet(status: number, method: string): boolean {
+  if (status === 303) return method !== "GET" && method !== "HEAD";
+  return (status === 301 || status === 302) && method === "POST";
 }
 
 function send(
@@ -116,124 +116,6 @@ function send(
     });
     request.end(body);
   });
-}
-
-interface AskedFor {
-  /** Where the answer came from, after redirects. */
-  readonly url: string;
-  readonly redirected: boolean;
-  readonly method: string;
-  readonly signal: AbortSignal | undefined;
-}
-
-/**
- * An answer as `fetch` gives it (the `Response` interface, not undici's class: Octokit reads only
- * the interface); the body is read from Node's stream only when asked for, once.
- */
-class GitHubResponse implements Response {
-  readonly headers: Headers;
-  readonly status: number;
-  readonly statusText: string;
-  readonly type = "basic" as const;
-  readonly url: string;
-  readonly redirected: boolean;
-  readonly #content: Readable | null;
-  readonly #signal: AbortSignal | undefined;
-  #used = false;
-  #stream: ReadableStream<Uint8Array> | null = null;
-
-  constructor(answer: IncomingMessage, asked: AskedFor) {
-    this.status = answer.statusCode ?? 0;
-    this.statusText = answer.statusMessage ?? "";
-    this.headers = new Headers();
-    for (let index = 0; index + 1 < answer.rawHeaders.length; index += 2)
-      this.headers.append(answer.rawHeaders[index] ?? "", answer.rawHeaders[index + 1] ?? "");
-    this.url = asked.url;
-    this.redirected = asked.redirected;
-    this.#signal = asked.signal;
-    const bodiless = asked.method === "HEAD" || [204, 205, 304].includes(this.status);
-    if (bodiless) answer.resume();
-    this.#content = bodiless ? null : decoded(answer, this.headers.get("content-encoding"));
-  }
-
-  get ok(): boolean {
-    return this.status >= 200 && this.status <= 299;
-  }
-
-  get bodyUsed(): boolean {
-    return this.#used;
-  }
-
-  get body(): ReadableStream<Uint8Array> | null {
-    if (this.#content === null) return null;
-    if (this.#stream === null) {
-      this.#used = true;
-      this.#stream = Readable.toWeb(this.#content) as ReadableStream<Uint8Array>;
-    }
-    return this.#stream;
-  }
-
-  async text(): Promise<string> {
-    return new TextDecoder().decode(await this.#bytes());
-  }
-
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text()) as unknown;
-  }
-
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.#bytes();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  }
-
-  async blob(): Promise<Blob> {
-    return new Blob([await this.arrayBuffer()], { type: this.headers.get("content-type") ?? "" });
-  }
-
-  formData(): Promise<FormData> {
-    return Promise.reject(new TypeError("the GitHub fetch does not parse form data"));
-  }
-
-  clone(): Response {
-    throw new TypeError("the GitHub fetch's answers cannot be cloned");
-  }
-
-  async #bytes(): Promise<Buffer> {
-    if (this.#used) throw new TypeError("the body of this answer has already been read");
-    this.#used = true;
-    const content = this.#content;
-    if (content === null) return Buffer.alloc(0);
-    const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of content) chunks.push(chunk as Buffer);
-    } catch (error) {
-      if (this.#signal?.aborted === true) throw this.#signal.reason;
-      throw new TypeError("fetch failed", { cause: error });
-    }
-    return Buffer.concat(chunks);
-  }
-}
-
-/** The body as sent, decompressed; an error on either side ends both (and the read fails). */
-function decoded(answer: IncomingMessage, encoding: string | null): Readable {
-  const decoder = decoderFor(encoding);
-  if (decoder === null) return answer;
-  // The read reports the error; the callback only keeps pipeline from throwing it a second time.
-  return pipeline(answer, decoder, () => undefined);
-}
-
-function decoderFor(encoding: string | null): Transform | null {
-  switch ((encoding ?? "").trim().toLowerCase()) {
-    case "gzip":
-    case "x-gzip":
-      return createGunzip();
-    case "deflate":
-      return createInflate();
-    case "br":
-      return createBrotliDecompress();
-    default:
-      return null;
-  }
 }
 
 function toHeaderRecord(headers: HeadersInit | undefined): Record<string, string> {
